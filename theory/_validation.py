@@ -1,0 +1,105 @@
+"""Input validation shared by every layer.
+
+A bad argument raises :class:`ParameterError` whose message names the parameter, the value
+received and the allowed range, e.g. ``"beta = 1.2 is outside [0, 1)"``.
+"""
+from __future__ import annotations
+
+import math
+from numbers import Real
+from typing import Any
+
+import sympy as sp
+
+__all__ = ["ParameterError", "check_range", "check_choice", "check_int"]
+
+
+class ParameterError(ValueError):
+    """An argument is outside its documented domain.
+
+    Raised at the boundary of a public function or in a ``Params.__post_init__``. The message always
+    has the form ``"<name> = <value> is outside <range>"`` plus, where useful, why the range exists
+    (for instance: the heavy-ball mode is unstable there).
+    """
+
+
+def _interval(low: Any, high: Any, low_open: bool, high_open: bool) -> str:
+    lo = "-inf" if low is None else f"{low}"
+    hi = "inf" if high is None else f"{high}"
+    return f"{'(' if low_open or low is None else '['}{lo}, {hi}{')' if high_open or high is None else ']'}"
+
+
+def check_range(
+    name: str,
+    value: Any,
+    *,
+    low: Any = None,
+    high: Any = None,
+    low_open: bool = False,
+    high_open: bool = False,
+    why: str = "",
+) -> Any:
+    """Return ``value`` if it may lie in the interval, else raise :class:`ParameterError`.
+
+    Numbers are checked exactly. SymPy expressions are rejected only when the violation is provable
+    (SymPy's three-valued rule), so ``beta = Symbol('beta')`` passes. NaN is always rejected.
+
+    Examples
+    --------
+    >>> check_range("eta", 0.1, low=0, low_open=True)
+    0.1
+    >>> check_range("beta", 1.0, low=0, high=1, high_open=True)
+    Traceback (most recent call last):
+    ...
+    theory._validation.ParameterError: beta = 1.0 is outside [0, 1)
+    """
+    rng = _interval(low, high, low_open, high_open)
+    suffix = f": {why}" if why else ""
+    if isinstance(value, bool) or value is None:
+        raise ParameterError(f"{name} = {value!r} is not a number; expected a value in {rng}{suffix}")
+    if isinstance(value, Real):
+        v = float(value)
+        if math.isnan(v):
+            raise ParameterError(f"{name} = nan is outside {rng}{suffix}")
+        bad = (
+            (low is not None and (v < low or (low_open and v == low)))
+            or (high is not None and (v > high or (high_open and v == high)))
+        )
+    else:
+        expr = sp.sympify(value)
+        if expr.is_real is False:
+            raise ParameterError(f"{name} = {value} is not real; expected a value in {rng}{suffix}")
+        conds = []
+        if low is not None:
+            conds.append((expr > low) if low_open else (expr >= low))
+        if high is not None:
+            conds.append((expr < high) if high_open else (expr <= high))
+        bad = any(c is sp.false for c in (sp.sympify(c) for c in conds))
+    if bad:
+        raise ParameterError(f"{name} = {value} is outside {rng}{suffix}")
+    return value
+
+
+def check_int(name: str, value: Any, *, low: int | None = None, high: int | None = None) -> int:
+    """Return ``value`` as an ``int`` if it is an integer in ``[low, high]``, else raise.
+
+    >>> check_int("n_train", 3, low=1)
+    3
+    """
+    if isinstance(value, bool) or not isinstance(value, (int,)) and not (
+        hasattr(value, "__index__")
+    ):
+        raise ParameterError(f"{name} = {value!r} is not an integer")
+    check_range(name, int(value), low=low, high=high)
+    return int(value)
+
+
+def check_choice(name: str, value: Any, choices: tuple[Any, ...]) -> Any:
+    """Return ``value`` if it is one of ``choices``, else raise naming the valid ones.
+
+    >>> check_choice("coupling", "coupled", ("coupled", "decoupled"))
+    'coupled'
+    """
+    if value not in choices:
+        raise ParameterError(f"{name} = {value!r} is not one of {choices}")
+    return value
