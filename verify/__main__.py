@@ -1,0 +1,6 @@
+"""``python -m verify`` is the ``gentheory`` command."""
+import sys
+
+from verify.cli import main
+
+sys.exit(main())

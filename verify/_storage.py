@@ -1,0 +1,187 @@
+"""Results store: atomic JSON (+ NPZ for arrays) with checksums and provenance. Never pickle.
+
+Layout under the results root::
+
+    <claim id>/<scale>/points/<key>.json   one sweep point (theory, simulation, rival, seeds, timing)
+    <claim id>/<scale>/points/<key>.npz    its arrays for figures (if any)
+    <claim id>/<scale>/verdict.json        the verdict over the sweep
+    report.md, report.json                 the last report
+
+Every file is written to a temporary name in the same directory and renamed, so a reader sees
+either the old or the new file, never a partial one. Each JSON carries the SHA-256 of its own
+payload and of its NPZ; a file that fails the check (truncated, edited, corrupted) is reported with
+a :class:`ResultIntegrityWarning` and treated as missing, so it is recomputed, never silently used.
+"""
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import warnings
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Mapping
+
+import numpy as np
+
+from verify._seeding import canonical_json
+
+__all__ = ["ResultStore", "ResultIntegrityWarning", "atomic_write_bytes", "provenance"]
+
+
+class ResultIntegrityWarning(UserWarning):
+    """A stored result failed its checksum or could not be parsed; it will be recomputed."""
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically (temp file in the same directory, fsync, rename)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _npz_bytes(arrays: Mapping[str, np.ndarray]) -> bytes:
+    buf = io.BytesIO()
+    np.savez(buf, **{k: np.asarray(v) for k, v in arrays.items()})
+    return buf.getvalue()
+
+
+@lru_cache(maxsize=1)
+def _git_commit() -> dict[str, Any]:
+    root = Path(__file__).resolve().parent.parent
+    try:
+        sha = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10)
+        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True, timeout=10)
+        if sha.returncode == 0:
+            return {"commit": sha.stdout.strip(), "dirty": bool(dirty.stdout.strip())}
+    except (OSError, subprocess.SubprocessError):
+        pass
+    return {"commit": None, "dirty": None}
+
+
+def provenance() -> dict[str, Any]:
+    """Package versions, interpreter, platform and git commit of this checkout."""
+    import importlib.metadata as md
+
+    versions = {}
+    for pkg in ("gentheory", "numpy", "scipy", "sympy", "mpmath", "networkx", "matplotlib"):
+        try:
+            versions[pkg] = md.version(pkg)
+        except md.PackageNotFoundError:
+            versions[pkg] = None
+    return {
+        "versions": versions,
+        "python": sys.version.split()[0],
+        "platform": platform.platform(),
+        "git": _git_commit(),
+    }
+
+
+class ResultStore:
+    """A directory of stored points and verdicts (see module docstring)."""
+
+    def __init__(self, root: str | os.PathLike) -> None:
+        self.root = Path(root)
+
+    def _dir(self, claim_id: str, scale: str) -> Path:
+        return self.root / claim_id / scale
+
+    def point_path(self, claim_id: str, scale: str, key: str) -> Path:
+        return self._dir(claim_id, scale) / "points" / f"{key}.json"
+
+    # ---------------------------------------------------------------- generic checked JSON
+    def _write_checked(self, path: Path, payload: dict[str, Any], arrays: Mapping[str, np.ndarray] | None = None) -> None:
+        payload = dict(payload)
+        if arrays:
+            blob = _npz_bytes(arrays)
+            atomic_write_bytes(path.with_suffix(".npz"), blob)
+            payload["npz_sha256"] = _sha(blob)
+        body = canonical_json(payload)
+        text = json.dumps({"sha256": _sha(body.encode()), "payload": json.loads(body)}, indent=1, sort_keys=True)
+        atomic_write_bytes(path, text.encode())
+
+    def _read_checked(self, path: Path) -> tuple[dict[str, Any], dict[str, np.ndarray]] | None:
+        if not path.exists():
+            return None
+        try:
+            outer = json.loads(path.read_text())
+            payload = outer["payload"]
+            if _sha(canonical_json(payload).encode()) != outer["sha256"]:
+                raise ValueError("checksum mismatch")
+            arrays: dict[str, np.ndarray] = {}
+            if "npz_sha256" in payload:
+                blob = path.with_suffix(".npz").read_bytes()
+                if _sha(blob) != payload["npz_sha256"]:
+                    raise ValueError("NPZ checksum mismatch")
+                with np.load(io.BytesIO(blob), allow_pickle=False) as z:
+                    arrays = {k: z[k] for k in z.files}
+            return payload, arrays
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            warnings.warn(f"{path}: {exc}; ignoring it and recomputing", ResultIntegrityWarning, stacklevel=3)
+            return None
+
+    # ---------------------------------------------------------------- points
+    def save_point(self, scale: str, point: Any) -> None:
+        self._write_checked(self.point_path(point.claim, scale, point.key), point.to_dict(), point.aux or None)
+
+    def load_point(self, claim_id: str, scale: str, key: str) -> Any | None:
+        from verify.core import PointResult
+
+        got = self._read_checked(self.point_path(claim_id, scale, key))
+        if got is None:
+            return None
+        payload, arrays = got
+        return PointResult.from_dict(payload, arrays)
+
+    # ---------------------------------------------------------------- verdicts
+    def save_verdict(self, verdict: Any) -> None:
+        path = self._dir(verdict.claim, verdict.scale) / "verdict.json"
+        d = verdict.to_dict(with_points=False)
+        d["point_keys"] = [p.key for p in verdict.points]
+        # per-point z scores live in the verdict (they depend on the whole sweep through m)
+        d["point_assessment"] = {p.key: {k: v for k, v in p.info.items() if k.startswith("_")} for p in verdict.points}
+        self._write_checked(path, d)
+
+    def load_verdict(self, claim_id: str, scale: str) -> Any | None:
+        from verify.core import Verdict
+
+        got = self._read_checked(self._dir(claim_id, scale) / "verdict.json")
+        if got is None:
+            return None
+        d, _ = got
+        points = []
+        assessment = d.pop("point_assessment", {})
+        for key in d.pop("point_keys"):
+            p = self.load_point(claim_id, scale, key)
+            if p is None:
+                return None
+            p.info.update(assessment.get(key, {}))
+            points.append(p)
+        return Verdict(points=points, **d)
+
+    def verdict_paths(self, scale: str | None = None) -> list[Path]:
+        pattern = f"*/{scale}/verdict.json" if scale else "*/*/verdict.json"
+        return sorted(self.root.glob(pattern))
+
+    def write_text(self, name: str, text: str) -> Path:
+        path = self.root / name
+        atomic_write_bytes(path, text.encode())
+        return path

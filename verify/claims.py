@@ -1,0 +1,7 @@
+"""The registry of every claim: importing this module imports every study's ``verify`` module.
+
+Add a study by adding its module here (see the README, "Adding a study").
+"""
+from verify import grokking  # noqa: F401
+
+STUDIES = ("grokking",)

@@ -1,0 +1,139 @@
+"""Command line: ``gentheory`` (= ``python -m verify``), a thin argparse layer over the library.
+
+::
+
+    gentheory list [--json]
+    gentheory run [ID|STUDY ...] [--all] [--scale quick|paper] [--json] [--workers N]
+                  [--executor serial|process|dask] [--scheduler ADDRESS] [--results DIR]
+                  [--seed N] [--fresh] [--alpha A]
+    gentheory report [--scale S] [--results DIR]
+    gentheory figures [--style neurips|icml|...] [--format pdf png svg] [--out DIR] [--scale S]
+
+``run`` writes ``<results>/report.md`` and ``report.json`` and exits 1 unless every claim PASSes.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Sequence
+
+from verify._seeding import to_jsonable
+from verify._storage import ResultStore
+from verify.core import all_claims, claim_ids
+from verify.figures import STYLES, FIGURES, MissingResultsError, export_figures
+from verify.report import render_json, render_markdown
+from verify.runner import EXECUTORS, run_claims
+
+DEFAULT_RESULTS = "gentheory-results"
+
+
+def _add_common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--results", default=DEFAULT_RESULTS, help="results directory (default: %(default)s)")
+    p.add_argument("--scale", default="quick", choices=("quick", "paper"), help="simulation scale (default: %(default)s)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="gentheory", description="Verify generalization-theory claims against simulation.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("list", help="list registered claims")
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+    p = sub.add_parser("run", help="check claims and write the report")
+    p.add_argument("ids", nargs="*", help="claim ids or study names (default with --all: every claim)")
+    p.add_argument("--all", action="store_true", help="every registered claim")
+    _add_common(p)
+    p.add_argument("--json", action="store_true", help="print {'verdicts': [...]} as JSON")
+    p.add_argument("--workers", type=int, default=None, help="worker processes (default: cores)")
+    p.add_argument("--executor", default="process", choices=EXECUTORS, help="default: %(default)s")
+    p.add_argument("--scheduler", default=None, help="address of an existing dask scheduler (with --executor dask)")
+    p.add_argument("--seed", type=int, default=0, help="base seed (default: %(default)s)")
+    p.add_argument("--fresh", action="store_true", help="recompute instead of resuming from stored points")
+    p.add_argument("--alpha", type=float, default=1e-3, help="family-wise false-alarm budget per claim")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+    p = sub.add_parser("report", help="print the markdown report of stored verdicts")
+    _add_common(p)
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("figures", help="export paper figures from stored results")
+    _add_common(p)
+    p.add_argument("--style", default="neurips", choices=tuple(STYLES))
+    p.add_argument("--format", nargs="+", default=["pdf", "png"], choices=("pdf", "png", "svg"))
+    p.add_argument("--out", default="figures", help="output directory (default: %(default)s)")
+    p.add_argument("--only", nargs="*", default=None, help="figure names (default: all)")
+    return parser
+
+
+def _cmd_list(args: argparse.Namespace) -> int:
+    claims = all_claims()
+    if args.json:
+        print(json.dumps({"claims": [{"id": c.id, "statement": c.statement, "rival": c.rival_statement,
+                                      "reference": c.reference} for c in claims]}, indent=1))
+    else:
+        for c in claims:
+            print(f"{c.id:45s} {c.statement}")
+    return 0
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    if not args.ids and not args.all:
+        print("gentheory run: name claim ids or studies, or pass --all", file=sys.stderr)
+        return 2
+    claims = all_claims(None if args.all else args.ids)
+    store = ResultStore(args.results)
+    verdicts = run_claims(claims, scale=args.scale, store=store, executor=args.executor, workers=args.workers,
+                          scheduler=args.scheduler, base_seed=args.seed, fresh=args.fresh, alpha=args.alpha,
+                          progress=False if args.no_progress else None)
+    md = render_markdown(verdicts)
+    store.write_text("report.md", md)
+    store.write_text("report.json", json.dumps(to_jsonable(render_json(verdicts)), indent=1))
+    if args.json:
+        print(json.dumps(to_jsonable(render_json(verdicts)), indent=1))
+    else:
+        for v in verdicts:
+            print(v)
+        print(f"report: {store.root / 'report.md'}")
+    return 0 if all(v.status == "PASS" for v in verdicts) else 1
+
+
+def _stored_verdicts(args: argparse.Namespace) -> list:
+    store = ResultStore(args.results)
+    out = []
+    for cid in claim_ids():
+        v = store.load_verdict(cid, args.scale)
+        if v is not None:
+            out.append(v)
+    return out
+
+
+def _cmd_report(args: argparse.Namespace) -> int:
+    verdicts = _stored_verdicts(args)
+    if not verdicts:
+        print(f"no stored verdicts at scale {args.scale!r} in {args.results}; run `gentheory run --all` first",
+              file=sys.stderr)
+        return 1
+    print(json.dumps(to_jsonable(render_json(verdicts)), indent=1) if args.json else render_markdown(verdicts))
+    return 0
+
+
+def _cmd_figures(args: argparse.Namespace) -> int:
+    try:
+        paths = export_figures(ResultStore(args.results), args.out, scale=args.scale, style=args.style,
+                               formats=args.format, names=args.only)
+    except MissingResultsError as exc:
+        print(f"gentheory figures: {exc}", file=sys.stderr)
+        return 1
+    for p in paths:
+        print(p)
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return {"list": _cmd_list, "run": _cmd_run, "report": _cmd_report, "figures": _cmd_figures}[args.command](args)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
