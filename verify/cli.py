@@ -6,6 +6,7 @@
     gentheory run [ID|STUDY ...] [--all] [--scale quick|paper] [--json] [--workers N]
                   [--executor serial|process|dask] [--scheduler ADDRESS] [--results DIR]
                   [--seed N] [--fresh] [--alpha A]
+    gentheory calibrate [ID|STUDY ...|--all] --seeds N [--scale S] [--workers N] [--json]
     gentheory report [--scale S] [--results DIR]
     gentheory figures [--style neurips|icml|...] [--format pdf png svg] [--out DIR] [--scale S]
 
@@ -53,6 +54,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--alpha", type=float, default=1e-3, help="family-wise false-alarm budget per claim")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
+    p = sub.add_parser("calibrate", help="false-alarm rate and power of claims over independent seeds")
+    p.add_argument("ids", nargs="*", help="claim ids or study names")
+    p.add_argument("--all", action="store_true", help="every registered claim")
+    _add_common(p)
+    p.add_argument("--seeds", type=int, required=True, help="independent base seeds per claim")
+    p.add_argument("--workers", type=int, default=None)
+    p.add_argument("--executor", default="process", choices=EXECUTORS)
+    p.add_argument("--scheduler", default=None)
+    p.add_argument("--alpha", type=float, default=1e-3)
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--no-progress", action="store_true")
+
     p = sub.add_parser("report", help="print the markdown report of stored verdicts")
     _add_common(p)
     p.add_argument("--json", action="store_true")
@@ -98,6 +111,24 @@ def _cmd_run(args: argparse.Namespace) -> int:
     return 0 if all(v.status == "PASS" for v in verdicts) else 1
 
 
+def _cmd_calibrate(args: argparse.Namespace) -> int:
+    from verify.calibration import calibrate, render_calibration
+
+    if not args.ids and not args.all:
+        print("gentheory calibrate: name claim ids or studies, or pass --all", file=sys.stderr)
+        return 2
+    claims = all_claims(None if args.all else args.ids)
+    store = ResultStore(args.results)
+    rows = calibrate(claims, seeds=args.seeds, scale=args.scale, store=store, executor=args.executor,
+                     workers=args.workers, scheduler=args.scheduler, alpha=args.alpha,
+                     progress=False if args.no_progress else None)
+    md = render_calibration(rows)
+    store.write_text("calibration.md", md)
+    store.write_text("calibration.json", json.dumps({"calibration": [r.to_dict() for r in rows]}, indent=1))
+    print(json.dumps({"calibration": [r.to_dict() for r in rows]}, indent=1) if args.json else md)
+    return 1 if any(r.verdict in ("MISCALIBRATED", "ERROR") for r in rows) else 0
+
+
 def _stored_verdicts(args: argparse.Namespace) -> list:
     store = ResultStore(args.results)
     out = []
@@ -132,7 +163,9 @@ def _cmd_figures(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return {"list": _cmd_list, "run": _cmd_run, "report": _cmd_report, "figures": _cmd_figures}[args.command](args)
+    commands = {"list": _cmd_list, "run": _cmd_run, "calibrate": _cmd_calibrate, "report": _cmd_report,
+                "figures": _cmd_figures}
+    return commands[args.command](args)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import contextlib
+import functools
+import hashlib
 import multiprocessing
 import sys
 import time
 import traceback
+from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 import numpy as np
@@ -31,10 +34,31 @@ __all__ = ["point_key", "evaluate_point", "assess", "run_claims", "make_executor
 EXECUTORS = ("serial", "process", "dask")
 
 
+@functools.lru_cache(maxsize=None)
+def study_code_digest(claim_module: str) -> str:
+    """SHA-256 of the source of a study's three layers (the ``theory``, ``solvers`` and ``verify``
+    modules of the same name) and of the private helpers of the lower layers.
+
+    Part of every point's key: editing a study's code invalidates exactly that study's stored
+    points, so a fix never leaves stale results behind and nobody has to remember a version bump.
+    """
+    study = claim_module.rsplit(".", 1)[-1]
+    root = Path(__file__).resolve().parent.parent
+    files = [root / layer / f"{study}.py" for layer in ("theory", "solvers", "verify")]
+    files += sorted((root / "theory").glob("_*.py")) + sorted((root / "solvers").glob("_*.py"))
+    h = hashlib.sha256()
+    for f in files:
+        if f.exists():
+            h.update(f.name.encode())
+            h.update(f.read_bytes())
+    return h.hexdigest()
+
+
 def point_key(claim: Claim, params: Any, config: Any, base_seed: int) -> str:
-    """Storage key of one point: digest of everything its numbers depend on."""
+    """Storage key of one point: digest of everything its numbers depend on (claim id and version,
+    params, config, base seed, and the study's source code)."""
     return digest({"claim": claim.id, "version": claim.version, "params": params, "config": config,
-                   "base_seed": int(base_seed)})[:32]
+                   "base_seed": int(base_seed), "code": study_code_digest(type(claim).__module__)})[:32]
 
 
 def _nan_like(e: Estimate | None) -> Estimate:

@@ -1,0 +1,203 @@
+"""Benchmarks, run on demand (never as timed tests): ``python benchmarks/run_benchmarks.py``.
+
+Measures, with BLAS pinned to one thread:
+
+* solver time per theory point, for every registered claim whose theory is unconditional;
+* each simulation kernel's achieved FLOP/s as a ratio to a numpy matmul of the same shape, measured
+  in the same run (so the ratio, not the absolute number, is what carries across machines);
+* how kernel cost grows with problem size (fitted log-log exponent);
+* Dask throughput with 1 vs 2 workers on the same batch of points (with ``--dask``);
+* the wall time of ``python -m verify run --all --scale quick --fresh`` (with ``--quick-run``).
+
+Writes ``<out>/benchmarks.md`` and ``<out>/benchmarks.json`` (default ``build/benchmarks``).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+from threadpoolctl import threadpool_info, threadpool_limits
+
+
+def best_time(fn, *, repeat: int = 5, min_time: float = 0.2) -> float:
+    """Best-of-``repeat`` seconds per call, each timing looping until ``min_time`` has passed."""
+    fn()
+    best = math.inf
+    for _ in range(repeat):
+        n, t0 = 0, time.perf_counter()
+        while True:
+            fn()
+            n += 1
+            dt = time.perf_counter() - t0
+            if dt >= min_time:
+                break
+        best = min(best, dt / n)
+    return best
+
+
+def bench_solvers() -> list[dict]:
+    from verify import all_claims
+
+    rows = []
+    for claim in all_claims():
+        times = []
+        for params in claim.sweep("quick"):
+            try:
+                claim.theory(params)
+            except NotImplementedError:
+                break
+            times.append(best_time(lambda: claim.theory(params), repeat=3, min_time=0.05))
+        rows.append({"claim": claim.id, "points": len(times),
+                     "ms_per_point_median": 1e3 * statistics.median(times) if times else None,
+                     "note": "" if times else "theory conditional on the sample (computed inside simulate)"})
+    return rows
+
+
+def bench_linear_heavy_ball(p_values=(100, 200, 400, 800, 1600), m: int = 64, steps: int = 200) -> dict:
+    """One heavy-ball step on the linear testbed (N = p/2, m inits batched) vs the same-shape matmul."""
+    from verify.grokking import LinearConfig, heavy_ball, make_linear_problem
+
+    out = []
+    for p in p_values:
+        cfg = LinearConfig(p_active=int(0.8 * p), p_inactive=p - int(0.8 * p), n_train=p // 2)
+        rng = np.random.default_rng(0)
+        prob = make_linear_problem(cfg, rng=rng)
+        theta0 = rng.standard_normal((p, m)) / math.sqrt(p)
+        t_step = best_time(lambda: heavy_ball(prob, theta0, eta=0.1, lam=1e-3, beta=0.9, n_steps=steps),
+                           repeat=3, min_time=0.1) / steps
+        flops = 2 * 2 * prob.n_train * p * m  # Phi @ theta and Phi.T @ resid
+        a = prob.design
+        t_ref = best_time(lambda: (a @ theta0, a.T @ (a @ theta0)), repeat=3, min_time=0.1) * 2 / 3
+        out.append({"p": p, "N": prob.n_train, "m": m, "s_per_step": t_step, "gflops": flops / t_step / 1e9,
+                    "matmul_gflops": flops / t_ref / 1e9, "ratio_to_matmul": t_ref / t_step})
+    slope = np.polyfit(np.log([r["p"] for r in out]), np.log([r["s_per_step"] for r in out]), 1)[0]
+    return {"kernel": "linear heavy ball (grokking)", "rows": out, "cost_exponent_in_p": float(slope),
+            "expected_exponent": 2.0}
+
+
+def bench_mlp(widths=(64, 128, 256, 512), batch: int = 8, steps: int = 100) -> dict:
+    """One full-batch heavy-ball step of the modular-addition MLP vs the same-shape batched matmuls."""
+    from verify.grokking import ModularConfig, _modular_data
+
+    out = []
+    for width in widths:
+        cfg = ModularConfig(width=width)
+        xtr, ytr, _, _ = _modular_data(cfg)
+        n, d, p = len(xtr), xtr.shape[1], cfg.modulus
+        rng = np.random.default_rng(0)
+        w1 = rng.standard_normal((batch, d, width))
+        w2 = rng.standard_normal((batch, width, p))
+        targets = np.eye(p)[ytr]
+
+        def step():
+            z = xtr @ w1
+            hid = z * z
+            resid = ((hid @ w2) / width - targets) / n
+            g2 = hid.transpose(0, 2, 1) @ resid
+            g1 = xtr.T @ (2 * z * (resid @ w2.transpose(0, 2, 1)))
+            return g1, g2
+
+        t_step = best_time(step, repeat=3, min_time=0.1)
+        flops = batch * 2 * (2 * n * d * width + 3 * n * width * p)
+        zz = xtr @ w1
+        t_ref = best_time(lambda: (xtr @ w1, zz @ w2, zz.transpose(0, 2, 1) @ (zz @ w2),
+                                   xtr.T @ zz, (zz @ w2) @ w2.transpose(0, 2, 1)), repeat=3, min_time=0.1)
+        out.append({"width": width, "batch": batch, "s_per_step": t_step, "gflops": flops / t_step / 1e9,
+                    "ratio_to_matmul": t_ref / t_step})
+    slope = np.polyfit(np.log([r["width"] for r in out]), np.log([r["s_per_step"] for r in out]), 1)[0]
+    return {"kernel": "modular-addition MLP step (grokking)", "rows": out, "cost_exponent_in_width": float(slope),
+            "expected_exponent": 1.0}
+
+
+def bench_dask(n_points: int = 8) -> dict:
+    from distributed import Client, LocalCluster
+
+    from verify import get_claim
+    from verify.runner import evaluate_point
+
+    claim = get_claim("grokking.tail_amplitude")
+    params = claim.sweep("quick")
+    res = {}
+    for workers in (1, 2):
+        with LocalCluster(n_workers=workers, threads_per_worker=1, dashboard_address=None) as cl, Client(cl) as client:
+            client.submit(evaluate_point, claim.id, params[0], "quick", 0).result()  # warm the workers
+            t0 = time.perf_counter()
+            futs = [client.submit(evaluate_point, claim.id, params[i % len(params)], "quick", 100 + i, pure=False)
+                    for i in range(n_points)]
+            client.gather(futs)
+            res[workers] = n_points / (time.perf_counter() - t0)
+    return {"points": n_points, "points_per_s_1_worker": res[1], "points_per_s_2_workers": res[2],
+            "speedup": res[2] / res[1]}
+
+
+def bench_quick_run() -> dict:
+    with tempfile.TemporaryDirectory() as tmp:
+        t0 = time.perf_counter()
+        proc = subprocess.run([sys.executable, "-m", "verify", "run", "--all", "--scale", "quick", "--fresh",
+                               "--results", tmp, "--no-progress"], capture_output=True, text=True)
+        wall = time.perf_counter() - t0
+        verdicts = json.loads(Path(tmp, "report.json").read_text())["verdicts"]
+    return {"wall_s": wall, "exit_code": proc.returncode,
+            "per_claim_simulation_s": {v["claim"]: v["elapsed"] for v in verdicts}}
+
+
+def render(res: dict) -> str:
+    lines = ["# gentheory benchmarks", "", f"{res['machine']}", "", "## Solver time per theory point", "",
+             "| claim | points | ms / point (median) |", "|---|---|---|"]
+    for r in res["solvers"]:
+        ms = "—" if r["ms_per_point_median"] is None else f"{r['ms_per_point_median']:.3f}"
+        lines.append(f"| `{r['claim']}` | {r['points']} | {ms} {r['note']} |")
+    for k in res["kernels"]:
+        lines += ["", f"## {k['kernel']}", "",
+                  f"cost exponent {k.get('cost_exponent_in_p', k.get('cost_exponent_in_width')):.2f} "
+                  f"(expected {k['expected_exponent']})", ""]
+        cols = [c for c in k["rows"][0]]
+        lines += ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+        for r in k["rows"]:
+            lines.append("| " + " | ".join(f"{r[c]:.3g}" if isinstance(r[c], float) else str(r[c]) for c in cols) + " |")
+    if "dask" in res:
+        d = res["dask"]
+        lines += ["", "## Dask", "", f"{d['points']} points: {d['points_per_s_1_worker']:.2f} pt/s with 1 worker, "
+                  f"{d['points_per_s_2_workers']:.2f} pt/s with 2 (speed-up {d['speedup']:.2f})"]
+    if "quick_run" in res:
+        q = res["quick_run"]
+        lines += ["", "## `gentheory run --all --scale quick`", "", f"wall time {q['wall_s']:.1f} s (exit {q['exit_code']})",
+                  "", "| claim | simulation s |", "|---|---|"]
+        lines += [f"| `{c}` | {s:.1f} |" for c, s in sorted(q["per_claim_simulation_s"].items())]
+    return "\n".join(lines) + "\n"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", default="build/benchmarks")
+    ap.add_argument("--dask", action="store_true", help="also measure Dask throughput (needs the dask extra)")
+    ap.add_argument("--quick-run", action="store_true", help="also time the whole quick run")
+    args = ap.parse_args()
+    res = {"machine": f"{platform.processor() or platform.machine()}, python {platform.python_version()}, "
+                      f"BLAS {[i.get('internal_api') for i in threadpool_info()]} pinned to 1 thread"}
+    with threadpool_limits(limits=1):
+        res["solvers"] = bench_solvers()
+        res["kernels"] = [bench_linear_heavy_ball(), bench_mlp()]
+    if args.dask:
+        res["dask"] = bench_dask()
+    if args.quick_run:
+        res["quick_run"] = bench_quick_run()
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "benchmarks.json").write_text(json.dumps(res, indent=1))
+    (out / "benchmarks.md").write_text(render(res))
+    print(render(res))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
