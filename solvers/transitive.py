@@ -1,0 +1,216 @@
+r"""Transitive inference with an exception: numerical KRR, network kernels, thresholds.
+
+Float64 counterparts of :mod:`theory.transitive` for large n and for geometries outside the
+three-number family (item similarity :math:`S_{ik} = \rho^{|i-k|}` or any user Gram matrix), plus the
+analytic NNGP and NTK of two-layer leaky-ReLU networks (Cheng & Lippl 2026, arXiv:2605.22972;
+Lippl et al. PNAS 2024; spec §1).
+
+Network kernels. For :math:`f(x) = m^{-1/2}\sum_k a_k\phi(w_k\cdot x)`, standard Gaussian init and
+unit-norm inputs with correlation :math:`\rho`: NNGP :math:`= E_{ff}`, NTK :math:`= E_{ff} + \rho E_{dd}`,
+with, for leaky-ReLU of slope s, :math:`A = (1+s)/2`, :math:`B = (1-s)/2`,
+
+.. math::
+    E_{ff} = A^2\rho + B^2\tfrac{2}{\pi}\left(\sqrt{1-\rho^2} + \rho\arcsin\rho\right), \qquad
+    E_{dd} = A^2 + B^2\tfrac{2}{\pi}\arcsin\rho .
+"""
+from __future__ import annotations
+
+import math
+from typing import Callable
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from scipy import optimize
+
+from solvers._errors import SolverConvergenceError
+from theory import transitive as tt
+from theory._validation import ParameterError, check_choice, check_range
+
+__all__ = [
+    "leaky_relu_kernel",
+    "network_family",
+    "family_coefficients",
+    "rank_solution",
+    "margins",
+    "pair_inputs",
+    "krr_general",
+    "margins_general",
+    "cross_section_threshold",
+    "margin_threshold",
+]
+
+
+def leaky_relu_kernel(rho: ArrayLike, slope: float = 0.0, kind: str = "ntk") -> NDArray:
+    r"""NNGP (``kind="nngp"``) or NTK (``kind="ntk"``) of a two-layer leaky-ReLU network at input
+    correlation ``rho`` (unit-norm inputs).
+
+    Examples
+    --------
+    >>> k = leaky_relu_kernel([1.0, 0.5, 0.0], 0.0, "ntk")   # ReLU: kappa_s, kappa_o, kappa_d
+    >>> np.round(k, 5)
+    array([1.     , 0.47117, 0.15915])
+    """
+    check_choice("kind", kind, ("ntk", "nngp"))
+    check_range("slope", slope, low=-1, high=1)
+    rho = np.clip(np.asarray(rho, dtype=float), -1.0, 1.0)
+    big_a, big_b = (1 + slope) / 2, (1 - slope) / 2
+    e_ff = big_a**2 * rho + big_b**2 * (2 / np.pi) * (np.sqrt(1 - rho**2) + rho * np.arcsin(rho))
+    if kind == "nngp":
+        return e_ff
+    e_dd = big_a**2 + big_b**2 * (2 / np.pi) * np.arcsin(rho)
+    return e_ff + rho * e_dd
+
+
+def network_family(slope: float = 0.0, kind: str = "ntk") -> tuple[float, float, float]:
+    r"""(:math:`\kappa_s, \kappa_o, \kappa_d`) of the network kernel: its values at
+    :math:`\rho = 1, \tfrac12, 0` (one-hot pair inputs have inner products 1, ½, 0)."""
+    return tuple(float(v) for v in leaky_relu_kernel([1.0, 0.5, 0.0], slope, kind))
+
+
+def family_coefficients(kappa: tuple[float, float, float]) -> tuple[float, float, float]:
+    r"""(:math:`c_0, c_1, c_2`) from (:math:`\kappa_s, \kappa_o, \kappa_d`)."""
+    ks, ko, kd = kappa
+    return kd, ko - kd, ks - 2 * ko + kd
+
+
+def _as_floats(kappa) -> tuple[float, float, float]:
+    if isinstance(kappa, tt.KernelFamily):
+        return float(kappa.kappa_s), float(kappa.kappa_o), float(kappa.kappa_d)
+    ks, ko, kd = (float(v) for v in kappa)
+    return ks, ko, kd
+
+
+def _laplacian(n: int, exception: tuple[int, int] | None) -> NDArray:
+    lap = np.zeros((n, n))
+    edges = [(i, i + 1) for i in range(1, n)] + ([tuple(exception)] if exception is not None else [])
+    for i, j in edges:
+        lap[i - 1, i - 1] += 1
+        lap[j - 1, j - 1] += 1
+        lap[i - 1, j - 1] -= 1
+        lap[j - 1, i - 1] -= 1
+    return lap
+
+
+def _source(n: int, exception: tuple[int, int] | None) -> NDArray:
+    v = np.zeros(n)
+    v[0] += 1
+    v[-1] -= 1
+    if exception is not None:
+        v[exception[0] - 1] -= 1
+        v[exception[1] - 1] += 1
+    return v
+
+
+def rank_solution(n: int, exception: tuple[int, int] | None, mu: ArrayLike) -> NDArray:
+    r"""Ranks :math:`r = (L_G + \mu I)^{-1}\beta`; for an array of ``mu``, shape ``(len(mu), n)``.
+    :math:`\mu = 0` gives the pseudo-inverse (:math:`\mu\to0^+`) solution."""
+    tt.check_task(n, exception)
+    mus = np.atleast_1d(np.asarray(mu, dtype=float))
+    if np.any(mus < 0):
+        raise ParameterError(f"mu = {mus.min()} is outside [0, inf)")
+    lap, src = _laplacian(n, exception), _source(n, exception)
+    out = np.array([np.linalg.pinv(lap) @ src if m == 0 else np.linalg.solve(lap + m * np.eye(n), src) for m in mus])
+    return out if np.ndim(mu) else out[0]
+
+
+def margins(n: int, exception: tuple[int, int] | None, *, kappa, lam: float = 0.0) -> NDArray:
+    r"""Predictions :math:`f(I_i, I_j)` of KRR with a three-number kernel, as an n×n array
+    (entry ``[i-1, j-1]``; antisymmetric, zero diagonal), through the exact rank reduction.
+
+    Parameters
+    ----------
+    kappa : KernelFamily or (kappa_s, kappa_o, kappa_d)
+    lam : float
+        Ridge :math:`\lambda \ge 0`.
+
+    Examples
+    --------
+    >>> f = margins(9, (4, 6), kappa=network_family(0.0))
+    >>> float(round(f[3, 5], 12)), float(round(f[2, 6], 4))   # exception memorised; I3-I7 correct for ReLU NTK
+    (-1.0, 0.0671)
+    """
+    check_range("lam", lam, low=0)
+    _, c1, c2 = family_coefficients(_as_floats(kappa))
+    if c1 <= 0:
+        raise ParameterError(f"c1 = {c1} is outside (0, inf): the rank part needs an additive component")
+    if c2 + lam == 0:
+        raise ParameterError("c2 + lam = 0: the ridgeless purely additive kernel cannot interpolate (P3)")
+    r = rank_solution(n, exception, (c2 + lam) / c1)
+    mem = c2 / (c2 + lam)
+    f = r[:, None] - r[None, :]
+    for (i, j), y in tt.training_pairs(n, exception):
+        f[i - 1, j - 1] = (1 - mem) * (r[i - 1] - r[j - 1]) + mem * y
+    return f
+
+
+def pair_inputs(n: int, pairs, item_gram: NDArray | None = None) -> NDArray:
+    r"""Correlations :math:`u_{pq} = (S_{ik} + S_{jl})/2` between pair inputs
+    :math:`x_{(i,j)} = (s_i \oplus s_j)/\sqrt2`, items with Gram :math:`S` (identity: one-hot)."""
+    s = np.eye(n) if item_gram is None else np.asarray(item_gram, float)
+    if s.shape != (n, n) or not np.allclose(np.diag(s), 1.0, atol=1e-12):
+        raise ParameterError(f"item_gram must be {n}x{n} with unit diagonal (unit-norm items); got shape {s.shape}")
+    idx = np.array(pairs) - 1
+    return lambda other: (s[idx[:, 0][:, None], np.array(other)[:, 0][None, :] - 1]
+                          + s[idx[:, 1][:, None], np.array(other)[:, 1][None, :] - 1]) / 2
+
+
+def krr_general(
+    n: int, exception: tuple[int, int] | None, *, kernel: Callable[[NDArray], NDArray],
+    item_gram: NDArray | None = None, lam: float = 0.0,
+) -> NDArray:
+    r"""Full ordered-pair KRR for a dot-product kernel ``kernel(u)`` of the pair-input correlation,
+    for any item Gram matrix (where the rank reduction no longer holds). Returns the n×n array of
+    predictions :math:`f(I_i, I_j)`."""
+    check_range("lam", lam, low=0)
+    train = tt.training_pairs(n, exception)
+    xs = [p for p, _ in train]
+    y = np.array([lab for _, lab in train], float)
+    corr = pair_inputs(n, xs, item_gram)
+    gram = kernel(corr(xs)) + lam * np.eye(len(xs))
+    coef = np.linalg.lstsq(gram, y, rcond=None)[0] if lam == 0 else np.linalg.solve(gram, y)
+    allp = [(i, j) for i in range(1, n + 1) for j in range(1, n + 1) if i != j]
+    pred = kernel(pair_inputs(n, allp, item_gram)(xs)) @ coef
+    f = np.zeros((n, n))
+    for (i, j), v in zip(allp, pred):
+        f[i - 1, j - 1] = v
+    return f
+
+
+def margins_general(n: int, exception, *, slope: float = 0.0, kind: str = "ntk", rho: float | None = None,
+                    item_gram: NDArray | None = None, lam: float = 0.0) -> NDArray:
+    r"""Network-kernel KRR with ordinal item similarity :math:`S_{ik} = \rho^{|i-k|}` (or ``item_gram``)."""
+    if rho is not None:
+        check_range("rho", rho, low=0, high=1, high_open=True)
+        idx = np.arange(n)
+        item_gram = rho ** np.abs(idx[:, None] - idx[None, :])
+    return krr_general(n, exception, kernel=lambda u: leaky_relu_kernel(u, slope, kind), item_gram=item_gram, lam=lam)
+
+
+def margin_threshold(n: int, exception, pair: tuple[int, int], *, mu_range=(1e-12, 1e8), grid: int = 400,
+                     xtol: float = 1e-14) -> list[float]:
+    r"""Every :math:`\mu` in ``mu_range`` where the margin :math:`r_i - r_j` changes sign: a log-spaced
+    scan, then :func:`scipy.optimize.brentq` on each bracket (to ``xtol`` relative)."""
+    mus = np.geomspace(*mu_range, grid)
+    r = rank_solution(n, exception, mus)
+    m = r[:, pair[0] - 1] - r[:, pair[1] - 1]
+    roots = []
+    for k in np.flatnonzero(np.sign(m[:-1]) * np.sign(m[1:]) < 0):
+        def g(x: float) -> float:
+            rr = rank_solution(n, exception, x)
+            return rr[pair[0] - 1] - rr[pair[1] - 1]
+        root, info = optimize.brentq(g, mus[k], mus[k + 1], xtol=1e-300, rtol=xtol, full_output=True)
+        if not info.converged:
+            raise SolverConvergenceError(f"brentq did not converge on [{mus[k]}, {mus[k + 1]}]", info)
+        roots.append(root)
+    return roots
+
+
+def cross_section_threshold(n: int, exception: tuple[int, int]) -> float:
+    r"""The :math:`\mu` at which the first cross-section pair flips; ``inf`` if none does.
+
+    >>> round(cross_section_threshold(9, (4, 6)), 12)
+    1.0
+    """
+    tt.check_task(n, exception)
+    roots = [r for pair in tt.pairs_by_category(n, exception)["cross"] for r in margin_threshold(n, exception, pair)]
+    return min(roots) if roots else math.inf

@@ -1,0 +1,432 @@
+r"""Transitive inference with an exception: trained networks and linear models vs exact KRR.
+
+Simulations (Cheng & Lippl 2026, arXiv:2605.22972; spec §4):
+
+* two-layer networks :math:`f(x) = m^{-1/2}\sum_k a_k\phi(w_k\cdot x)`, leaky-ReLU slope s, standard
+  Gaussian init mirrored so that :math:`f_0 \equiv 0`, inputs :math:`(e_i\oplus e_j)/\sqrt2` (or item
+  vectors with Gram :math:`\rho^{|i-k|}`), full-batch GD on :math:`\frac12\sum(f-y)^2` over all
+  ordered training pairs, both layers trained, :math:`\eta = 1.2/\lambda_\mathrm{max}` of the analytic
+  NTK Gram. R seeds train as one matrix of width R·m (one BLAS call per layer and step).
+* the explicit-feature linear model :math:`\phi(i,j) = [\sqrt{c_0}, \sqrt{c_1}e_i, \sqrt{c_1}e_j,
+  \sqrt{c_2}e_{(i,j)}]` trained by GD from zero (with weight decay for ridge), which must converge to
+  the minimum-norm / ridge KRR solution of the three-number kernel.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from solvers import transitive as st
+from theory import transitive as tt
+from theory._validation import ParameterError, check_int, check_range
+from verify.core import Claim, Estimate, Observation, register
+
+__all__ = ["TIParams", "NetConfig", "train_networks", "LinearGeometry", "train_linear_features", "off_diagonal"]
+
+REFERENCE = "Cheng & Lippl 2026, arXiv:2605.22972 (with Lippl et al., PNAS 2024)"
+
+
+@dataclass(frozen=True, kw_only=True)
+class TIParams:
+    r"""A task and a network geometry.
+
+    Attributes
+    ----------
+    n : int
+        List length (items I1 … In, I1 on top).
+    exception : tuple of int
+        (a, b): I_b beats I_a, b − a ≥ 2.
+    slope : float
+        Leaky-ReLU slope s ∈ [−1, 1] (0 = ReLU); sets the NTK family member (μ).
+    rho : float
+        Ordinal item similarity :math:`S_{ik} = \rho^{|i-k|}`, 0 = one-hot items.
+    """
+
+    n: int = 9
+    exception: tuple[int, int] = (4, 6)
+    slope: float = 0.0
+    rho: float = 0.0
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "exception", tuple(self.exception))
+        tt.check_task(self.n, self.exception)
+        check_range("slope", self.slope, low=-1, high=1, high_open=True)
+        check_range("rho", self.rho, low=0, high=1, high_open=True)
+
+    @property
+    def item_gram(self) -> NDArray:
+        idx = np.arange(self.n)
+        return self.rho ** np.abs(idx[:, None] - idx[None, :])
+
+    def krr(self, exception: tuple[int, int] | None | str = "self") -> NDArray:
+        """Ridgeless NTK-KRR predictions (n×n) for this geometry (``exception=None``: plain TI)."""
+        exc = self.exception if exception == "self" else exception
+        if self.rho == 0:
+            return st.margins(self.n, exc, kappa=st.network_family(self.slope, "ntk"))
+        return st.margins_general(self.n, exc, slope=self.slope, kind="ntk", item_gram=self.item_gram)
+
+
+@dataclass(frozen=True, kw_only=True)
+class NetConfig:
+    """Network sizes: width m per network, seeds R, GD steps, lr = lr_factor/λ_max(NTK Gram)."""
+
+    width: int = 4096
+    seeds: int = 10
+    steps: int = 600
+    lr_factor: float = 1.2
+
+    def __post_init__(self) -> None:
+        check_int("width", self.width, low=2)
+        if self.width % 2:
+            raise ParameterError(f"width = {self.width} must be even (mirrored init pairs units)")
+        check_int("seeds", self.seeds, low=2)
+        check_int("steps", self.steps, low=1)
+        check_range("lr_factor", self.lr_factor, low=0, high=2, low_open=True, high_open=True)
+
+
+def _item_vectors(p: TIParams) -> NDArray:
+    return np.eye(p.n) if p.rho == 0 else np.linalg.cholesky(p.item_gram)
+
+
+def _pair_matrix(vecs: NDArray, pairs) -> NDArray:
+    return np.array([np.concatenate([vecs[i - 1], vecs[j - 1]]) for i, j in pairs]) / math.sqrt(2)
+
+
+def off_diagonal(n: int) -> list[tuple[int, int]]:
+    """All ordered pairs (i, j), i ≠ j, in row-major order."""
+    return [(i, j) for i in range(1, n + 1) for j in range(1, n + 1) if i != j]
+
+
+def train_networks(p: TIParams, width: int, seeds: int, *, steps: int = 600, lr_factor: float = 1.2,
+                   rng: np.random.Generator) -> NDArray:
+    r"""Train ``seeds`` independent networks of width ``width`` (mirrored init) by full-batch GD.
+
+    Returns
+    -------
+    ndarray, shape (seeds, n, n)
+        :math:`f(I_i, I_j)` of each network at every ordered pair (zero diagonal).
+    """
+    vecs = _item_vectors(p)
+    train = tt.training_pairs(p.n, p.exception)
+    x_tr = _pair_matrix(vecs, [q for q, _ in train])
+    y = np.array([lab for _, lab in train], float)
+    allp = off_diagonal(p.n)
+    x_all = _pair_matrix(vecs, allp)
+    s = p.slope
+    # analytic NTK Gram of the training inputs sets the step (spec §4)
+    theta = st.leaky_relu_kernel(np.clip(x_tr @ x_tr.T, -1, 1), s, "ntk")
+    eta = lr_factor / np.linalg.eigvalsh(theta).max()
+    half = width // 2
+    w_half = rng.standard_normal((seeds, half, x_tr.shape[1]))
+    a_half = rng.standard_normal((seeds, half))
+    w = np.concatenate([w_half, w_half], axis=1)  # (R, m, d)
+    a = np.concatenate([a_half, -a_half], axis=1)  # (R, m): f_0 = 0 exactly
+    scale = 1 / math.sqrt(width)
+
+    for _ in range(steps):
+        z = w @ x_tr.T  # (R, m, P)
+        slope_factor = np.where(z > 0, 1.0, s)  # phi'(z); phi(z) = z phi'(z) for leaky-ReLU
+        h = z * slope_factor
+        err = scale * (a[:, None, :] @ h)[:, 0, :] - y  # (R, P); batched matmuls, not einsum (2.4x)
+        grad_a = scale * (h @ err[:, :, None])[:, :, 0]
+        slope_factor *= err[:, None, :]
+        slope_factor *= scale * a[:, :, None]
+        grad_w = slope_factor @ x_tr  # (R, m, d)
+        a -= eta * grad_a
+        w -= eta * grad_w
+    z_all = w @ x_all.T
+    f_all = scale * (a[:, None, :] @ (z_all * np.where(z_all > 0, 1.0, s)))[:, 0, :]
+    out = np.zeros((seeds, p.n, p.n))
+    for k, (i, j) in enumerate(allp):
+        out[:, i - 1, j - 1] = f_all[:, k]
+    return out
+
+
+def _upper(n: int) -> tuple[NDArray, NDArray]:
+    return np.triu_indices(n, 1)
+
+
+def _rms_dev(nets: NDArray, krr: NDArray) -> NDArray:
+    n = krr.shape[0]
+    mask = ~np.eye(n, dtype=bool)
+    return np.sqrt(np.mean((nets - krr)[:, mask] ** 2, axis=1))
+
+
+# =========================================================================== network claims
+#: the three spec configurations (§4): ReLU mu = 0.695 < 1 (I3I7 right), slope -0.2 mu = 1.25 > 1
+#: (I3I7 wrong), n = 11 I5<->I7 ReLU (I4I8 wrong)
+SPEC_CONFIGS = (TIParams(n=9, exception=(4, 6), slope=0.0), TIParams(n=9, exception=(4, 6), slope=-0.2),
+                TIParams(n=11, exception=(5, 7), slope=0.0))
+
+
+@register
+class NetworkMargins(Claim):
+    id = "transitive.network_margins"
+    statement = ("Wide two-layer leaky-ReLU networks trained by GD on TI with an exception predict, on average "
+                 "over seeds, the ridgeless NTK-KRR margin of every pair i < j (exception memorised, "
+                 "within-section pairs correct, the cross-section / loop pattern of the geometry).")
+    rival_statement = "The networks learn plain transitive inference: the NTK-KRR margins without the exception."
+    reference = f"{REFERENCE}; spec §2.1 (rank reduction), §4 (NTK Monte Carlo)"
+    Params = TIParams
+    Config = NetConfig
+    scales = {"quick": NetConfig(width=4096, seeds=12), "paper": NetConfig(width=16384, seeds=20)}
+    # a margin error of 0.1 would misplace the loop pattern; the rival differs by O(0.3-1) there
+    relevance = 0.0
+    relevance_abs = 0.1
+
+    def sweep(self, scale: str) -> list[TIParams]:
+        pts = list(SPEC_CONFIGS)
+        pts.append(TIParams(n=9, exception=(4, 6), slope=0.0, rho=0.4))
+        return pts
+
+    def theory(self, p: TIParams) -> Estimate:
+        iu = _upper(p.n)
+        return Estimate(p.krr()[iu])
+
+    def rival(self, p: TIParams) -> Estimate:
+        return Estimate(p.krr(None)[_upper(p.n)])
+
+    def bias(self, p: TIParams, cfg: NetConfig) -> float:
+        """Finite-width bias of the seed mean: O(1/m) (Dyer & Gur-Ari 2019); its scale is taken as the
+        square of the per-seed O(1/√m) fluctuation amplitude, c²/m with c = 2.9 (spec §4: RMS ≈ 2.9/√m)."""
+        return 2.9**2 / cfg.width
+
+    def simulate(self, p: TIParams, cfg: NetConfig, rng: np.random.Generator) -> Observation:
+        nets = train_networks(p, cfg.width, cfg.seeds, steps=cfg.steps, lr_factor=cfg.lr_factor, rng=rng)
+        iu = _upper(p.n)
+        krr = p.krr()
+        rms = _rms_dev(nets, krr)
+        signs = np.mean(np.sign(nets.mean(axis=0)[iu]) == np.sign(krr[iu]))
+        return Observation(Estimate.from_replicates(nets[:, iu[0], iu[1]]),
+                           aux={"margins_mean": nets.mean(axis=0), "krr": krr, "rms_dev": rms},
+                           info={"rms_deviation_mean": float(rms.mean()), "sign_agreement_of_mean": float(signs),
+                                 "exception_output_mean": float(nets[:, p.exception[0] - 1, p.exception[1] - 1].mean()),
+                                 "mu": float(np.divide(*st.family_coefficients(st.network_family(p.slope))[:0:-1]))})
+
+
+@register
+class WidthScaling(Claim):
+    id = "transitive.width_scaling"
+    statement = ("The RMS deviation of a trained network from its NTK-KRR predictions shrinks as m^(−1/2) with "
+                 "width m (log-log slope −1/2).")
+    rival_statement = "The deviation does not shrink with width (slope 0: a finite-width, feature-learning limit)."
+    reference = f"{REFERENCE}; spec §4 (slopes −0.52, −0.50, −0.49)"
+    Params = TIParams
+    Config = NetConfig
+    scales = {"quick": NetConfig(width=4096, seeds=8), "paper": NetConfig(width=16384, seeds=10)}
+    relevance = 0.2  # slope error of 0.1 (20 % of 1/2) would change the convergence order visibly
+
+    def sweep(self, scale: str) -> list[TIParams]:
+        return [SPEC_CONFIGS[0]] if scale == "quick" else list(SPEC_CONFIGS)
+
+    @staticmethod
+    def _widths(cfg: NetConfig) -> NDArray:
+        return (cfg.width // 4 ** np.arange(3))[::-1]  # m/16, m/4, m
+
+    def theory(self, p: TIParams) -> Estimate:
+        return Estimate(-0.5)
+
+    def rival(self, p: TIParams) -> Estimate:
+        return Estimate(0.0)
+
+    def bias(self, p: TIParams, cfg: NetConfig) -> float:
+        """E|f_m − f_∞|² = c²/m + C²/m² (variance + squared O(1/m) bias): the log-slope between the smallest
+        width m₀ and m deviates from −1/2 by at most C²/(c² m₀)/ln(m/m₀)·… ≤ C²/(c² m₀) with C ≈ c = 2.9."""
+        return 1.0 / float(self._widths(cfg)[0])
+
+    def simulate(self, p: TIParams, cfg: NetConfig, rng: np.random.Generator) -> Observation:
+        widths = self._widths(cfg)
+        krr = p.krr()
+        rms = np.array([_rms_dev(train_networks(p, int(m), cfg.seeds, steps=cfg.steps, lr_factor=cfg.lr_factor,
+                                                rng=child), krr)
+                        for m, child in zip(widths, rng.spawn(len(widths)))])  # (widths, seeds)
+        slopes = np.array([np.polyfit(np.log(widths), np.log(rms[:, r]), 1)[0] for r in range(cfg.seeds)])
+        pooled = np.polyfit(np.log(np.repeat(widths, cfg.seeds)), np.log(rms.ravel()), 1)[0]
+        est = Estimate.from_replicates(slopes)
+        lo, hi = est.value - 1.96 * est.stderr, est.value + 1.96 * est.stderr
+        return Observation(est, aux={"widths": widths, "rms": rms},
+                           info={"pooled_slope": float(pooled), "slope_ci95": [float(lo), float(hi)],
+                                 "rms_times_sqrt_width": (rms.mean(axis=1) * np.sqrt(widths)).tolist()})
+
+
+@register
+class CrossSectionFlip(Claim):
+    id = "transitive.cross_section_flip"
+    statement = ("The nearest straddling pair (I_{a−1}, I_{b+1}) is predicted correctly for μ < μ*_cross and "
+                 "wrongly above it (n = 9, I4↔I6: μ* = 1 exactly); trained networks whose NTK lies on either side "
+                 "of μ* show the flip, with margins equal to the KRR values.")
+    rival_statement = "The exception leaves cross-section pairs alone: their margin is the plain-TI one (always > 0)."
+    reference = f"{REFERENCE}; spec P4, P5 (threshold polynomial, μ*_cross(9, 4, 6) = 1)"
+    Params = TIParams
+    Config = NetConfig
+    scales = {"quick": NetConfig(width=8192, seeds=16), "paper": NetConfig(width=32768, seeds=20)}
+    relevance = 0.0
+    relevance_abs = 0.05  # resolves the sign of margins of size ~0.02-0.07 around the threshold
+
+    def sweep(self, scale: str) -> list[TIParams]:
+        return [TIParams(n=9, exception=(4, 6), slope=s) for s in (0.2, 0.0, -0.2, -0.4)]
+
+    @staticmethod
+    def _pair(p: TIParams) -> tuple[int, int]:
+        return p.exception[0] - 1, p.exception[1] + 1
+
+    def theory(self, p: TIParams) -> Estimate:
+        i, j = self._pair(p)
+        return Estimate(p.krr()[i - 1, j - 1])
+
+    def rival(self, p: TIParams) -> Estimate:
+        i, j = self._pair(p)
+        return Estimate(p.krr(None)[i - 1, j - 1])
+
+    def bias(self, p: TIParams, cfg: NetConfig) -> float:
+        """O(1/m) bias of the seed mean, scale c²/m with c = 2.9 (as in ``transitive.network_margins``)."""
+        return 2.9**2 / cfg.width
+
+    def simulate(self, p: TIParams, cfg: NetConfig, rng: np.random.Generator) -> Observation:
+        i, j = self._pair(p)
+        nets = train_networks(p, cfg.width, cfg.seeds, steps=cfg.steps, lr_factor=cfg.lr_factor, rng=rng)
+        _, c1, c2 = st.family_coefficients(st.network_family(p.slope))
+        return Observation(Estimate.from_replicates(nets[:, i - 1, j - 1]),
+                           info={"mu": c2 / c1, "mu_star": float(tt.cross_section_threshold(p.n, p.exception))})
+
+
+# =========================================================================== linear-feature model
+@dataclass(frozen=True, kw_only=True)
+class LinearGeometry:
+    r"""A three-number kernel given by (c0, c1, c2) and a ridge λ, on a task.
+
+    Attributes
+    ----------
+    c0, c1, c2 : float
+        Kernel coefficients (:math:`c_1 > 0`, :math:`c_2 \ge 0`); μ = (c2 + λ)/c1.
+    lam : float
+        Ridge (weight decay in the GD model); :math:`c_2 + \lambda > 0` is required.
+    """
+
+    n: int = 9
+    exception: tuple[int, int] = (4, 6)
+    c0: float = 0.1
+    c1: float = 1.0
+    c2: float = 0.7
+    lam: float = 0.0
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "exception", tuple(self.exception))
+        tt.check_task(self.n, self.exception)
+        check_range("c0", self.c0, low=0)
+        check_range("c1", self.c1, low=0, low_open=True)
+        check_range("c2", self.c2, low=0)
+        check_range("lam", self.lam, low=0)
+        if self.c2 + self.lam == 0:
+            raise ParameterError("c2 + lam = 0: the ridgeless purely additive model cannot interpolate (P3)")
+
+    @property
+    def kappa(self) -> tuple[float, float, float]:
+        return self.c0 + 2 * self.c1 + self.c2, self.c0 + self.c1, self.c0
+
+
+@dataclass(frozen=True, kw_only=True)
+class LinearConfig:
+    """GD on the explicit features until the contraction bound reaches ``target`` (relative)."""
+
+    target: float = 1e-13
+    max_steps: int = 2_000_000
+
+    def __post_init__(self) -> None:
+        check_range("target", self.target, low=0, high=1, low_open=True, high_open=True)
+        check_int("max_steps", self.max_steps, low=1)
+
+
+def _features(g: LinearGeometry, pairs) -> NDArray:
+    n = g.n
+    out = np.zeros((len(pairs), 1 + 2 * n + n * n))
+    for k, (i, j) in enumerate(pairs):
+        out[k, 0] = math.sqrt(g.c0)
+        out[k, i] = math.sqrt(g.c1)
+        out[k, n + j] = math.sqrt(g.c1)
+        out[k, 1 + 2 * n + (i - 1) * n + (j - 1)] = math.sqrt(g.c2)
+    return out
+
+
+def train_linear_features(g: LinearGeometry, cfg: LinearConfig) -> tuple[NDArray, float]:
+    r"""GD from zero on :math:`\frac12\|\Phi w - y\|^2 + \frac\lambda2\|w\|^2`; returns the n×n predictions
+    and a bound on their distance to the limit (contraction :math:`\rho^T\|w_\infty\|\max\|\phi\|` plus a
+    first-order round-off bound :math:`T\gamma_d\|\cdot\|`)."""
+    train = tt.training_pairs(g.n, g.exception)
+    phi = _features(g, [q for q, _ in train])
+    y = np.array([lab for _, lab in train], float)
+    gram_eigs = np.linalg.eigvalsh(phi.T @ phi)
+    nonzero = gram_eigs[gram_eigs > gram_eigs.max() * phi.shape[1] * np.finfo(float).eps]
+    hi, lo = nonzero.max() + g.lam, nonzero.min() + g.lam
+    eta = 2 / (hi + lo)
+    rho = (hi - lo) / (hi + lo)  # GD from 0 stays in the row space; with lam > 0 the kernel directions decay too
+    steps = int(min(cfg.max_steps, math.ceil(math.log(cfg.target) / math.log(rho)))) if rho > 0 else 1
+    w = np.zeros(phi.shape[1])
+    for _ in range(steps):
+        w -= eta * (phi.T @ (phi @ w - y) + g.lam * w)
+    allp = off_diagonal(g.n)
+    phi_all = _features(g, allp)
+    pred = phi_all @ w
+    w_norm = np.linalg.norm(w)
+    d = phi.shape[1]
+    eps = np.finfo(float).eps
+    # round-off: each step injects <= gamma_{2P+d} (|w| + eta(|Phi^T||Phi||w| + |Phi^T||y|)), contracted by 1/(1-rho)
+    absphi = np.abs(phi)
+    inject = (2 * len(y) + d) * eps * (w_norm + eta * (np.linalg.norm(absphi.T @ absphi, 2) * w_norm
+                                                      + np.linalg.norm(absphi.T @ np.abs(y))))
+    bound = np.linalg.norm(phi_all, axis=1).max() * (rho**steps * w_norm / (1 - rho**steps) + inject / (1 - rho))
+    f = np.zeros((g.n, g.n))
+    for k, (i, j) in enumerate(allp):
+        f[i - 1, j - 1] = pred[k]
+    return f, float(bound)
+
+
+@register
+class LinearMinNorm(Claim):
+    id = "transitive.linear_gd_krr"
+    statement = ("GD from zero on the explicit-feature linear model converges to ridgeless KRR of the three-number "
+                 "kernel, and with weight decay λ to ridge KRR: every pair's output is (1−m)(r_i−r_j)+m·y on "
+                 "training pairs and r_i − r_j on test pairs, r = (L_G+μI)⁻¹β — across the additive (P3), "
+                 "conjunctive (P4) and ridge (P6) regimes.")
+    rival_statement = "GD learns the transitive rule and ignores the exception (plain-TI KRR with the same kernel)."
+    reference = f"{REFERENCE}; spec §2.1, P3, P4, P6, §4 'Linear check'"
+    Params = LinearGeometry
+    Config = LinearConfig
+    scales = {"quick": LinearConfig(), "paper": LinearConfig(target=1e-14)}
+    relevance = 0.0
+    relevance_abs = 1e-6
+
+    def sweep(self, scale: str) -> list[LinearGeometry]:
+        pts = [
+            LinearGeometry(c0=0.1, c1=1.0, c2=0.0, lam=0.01),   # P3: nearly additive (mu = 0.01, ridge needed)
+            LinearGeometry(c0=0.159, c1=0.312, c2=0.217),       # ReLU-NTK-like, mu = 0.695
+            LinearGeometry(c0=0.1, c1=1.0, c2=10.0),            # P4: conjunctive, mu = 10
+            LinearGeometry(c0=0.1, c1=1.0, c2=0.7, lam=0.5),    # P6: ridge
+            LinearGeometry(c0=0.1, c1=1.0, c2=0.7, lam=5.0),    # P6: strong ridge
+            LinearGeometry(n=11, exception=(5, 7), c0=0.1, c1=1.0, c2=0.5),
+        ]
+        return pts if scale == "quick" else pts + [LinearGeometry(n=15, exception=(5, 10), c0=0.1, c1=1.0, c2=2.0)]
+
+    def theory(self, g: LinearGeometry) -> Estimate:
+        f = st.margins(g.n, g.exception, kappa=g.kappa, lam=g.lam)
+        # float64 solve of an n×n SPD system: backward-stable, error <= n u cond(A) |r| (Higham Thm 7.2)
+        cond = np.linalg.cond(st._laplacian(g.n, g.exception) + (g.c2 + g.lam) / g.c1 * np.eye(g.n))
+        return Estimate(f[~np.eye(g.n, dtype=bool)], error_bound=8 * g.n * np.finfo(float).eps * cond * np.abs(f).max())
+
+    def rival(self, g: LinearGeometry) -> Estimate:
+        f = st.margins(g.n, None, kappa=g.kappa, lam=g.lam)
+        return Estimate(f[~np.eye(g.n, dtype=bool)])
+
+    def simulate(self, g: LinearGeometry, cfg: LinearConfig, rng: np.random.Generator) -> Observation:
+        f, bound = train_linear_features(g, cfg)
+        cats = {c: [] for c in tt.CATEGORIES}
+        for i in range(1, g.n + 1):
+            for j in range(i + 1, g.n + 1):
+                cats[tt.pair_category(i, j, g.n, g.exception)].append(f[i - 1, j - 1])
+        return Observation(Estimate(f[~np.eye(g.n, dtype=bool)], error_bound=bound),
+                           info={"mu": (g.c2 + g.lam) / g.c1, "exception_output": f[g.exception[0] - 1, g.exception[1] - 1],
+                                 "min_within_margin": float(min(cats["within"])),
+                                 "min_cross_margin": float(min(cats["cross"])) if cats["cross"] else None})
