@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+
 from verify import ResultStore, get_claim
 from verify.cli import main
 from verify.core import claim_ids
@@ -100,3 +101,37 @@ def test_killed_run_resumes_with_identical_results_and_nothing_lost(tmp_path):
         assert pa.measured == pb.measured and pa.theory == pb.theory and pa.seed_entropy == pb.seed_entropy
     # the rerun computed only what was missing: the first points keep their original timestamps
     assert len(list(pts.glob("*.json"))) == total
+
+
+def _children(pid: int) -> list[int]:
+    kids = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            kids.append(int(stat.parent.name))
+    return kids
+
+
+@pytest.mark.skipif(not Path("/proc").exists(), reason="needs /proc to find the worker processes")
+def test_killing_a_process_pool_run_leaves_no_orphaned_workers(tmp_path):
+    proc = subprocess.Popen([sys.executable, "-m", "verify", "run", "grokking.k_grok_exact", "--results",
+                             str(tmp_path), "--workers", "2", "--no-progress"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 120
+    workers = []
+    while time.time() < deadline and len(workers) < 2:
+        workers = [k for k in _children(proc.pid) if "spawn_main" in Path(f"/proc/{k}/cmdline").read_text(errors="ignore")]
+        time.sleep(0.1)
+    assert workers, "the pool never started"
+    time.sleep(3)  # let the workers pick up tasks
+    os.kill(proc.pid, signal.SIGKILL)  # the parent only, not its process group
+    proc.wait()
+    deadline = time.time() + 30
+    while time.time() < deadline and any(Path(f"/proc/{w}").exists() for w in workers):
+        time.sleep(0.2)
+    alive = [w for w in workers if Path(f"/proc/{w}").exists()
+             and Path(f"/proc/{w}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"]
+    assert not alive, f"workers {alive} outlived their killed parent"

@@ -1,5 +1,4 @@
 """Every notebook executes top to bottom at quick scale (nbclient), re-using the session's results."""
-import os
 from pathlib import Path
 
 import pytest

@@ -175,6 +175,9 @@ class ResultStore:
                 return None
             p.info.update(assessment.get(key, {}))
             points.append(p)
+        # non-finite floats are stored as the strings "inf", "-inf", "nan" (strict JSON)
+        for name in ("z_max", "z_star", "rival_z_max", "delta_min_ratio", "alpha", "elapsed"):
+            d[name] = float(d[name])
         return Verdict(points=points, **d)
 
     def verdict_paths(self, scale: str | None = None) -> list[Path]:

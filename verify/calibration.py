@@ -15,11 +15,10 @@ from dataclasses import dataclass
 from typing import Sequence
 
 import concurrent.futures as cf
-
 from verify._stats import binomial_interval
 from verify._storage import ResultStore
 from verify.core import Claim
-from verify.runner import assess, evaluate_point, make_executor, point_key
+from verify.runner import assess, execute_points, point_key
 
 __all__ = ["CalibrationRow", "calibrate", "render_calibration"]
 
@@ -80,11 +79,6 @@ def calibrate(
     progress: bool | None = None,
 ) -> list[CalibrationRow]:
     """Rerun every claim under ``seeds`` independent base seeds and count false alarms and rejections."""
-    import contextlib
-    import sys
-
-    from tqdm.auto import tqdm
-
     if seeds < 1:
         raise ValueError(f"seeds = {seeds} is outside [1, inf)")
     tasks = []
@@ -97,33 +91,22 @@ def calibrate(
                 key = point_key(claim, params, cfg, base)
                 hit = None if store is None else store.load_point(claim.id, scale, key)
                 if hit is not None and hit.error is None:
-                    cached[(claim.id, s, key)] = hit
+                    cached[(claim.id, key)] = hit
                 else:
                     tasks.append((claim, s, params, key))
-    show = sys.stderr.isatty() if progress is None else progress
-    bar = tqdm(total=len(tasks), desc="gentheory calibrate", disable=not show, unit="pt")
-    ctx = make_executor(executor, workers=workers, scheduler=scheduler) if isinstance(executor, str) \
-        else contextlib.nullcontext(executor)
-    with ctx as ex:
-        def done(claim_id, s, point):
-            cached[(claim_id, s, point.key)] = point
-            if store is not None:
-                store.save_point(scale, point)
-            bar.update(1)
-        if ex is None:
-            for claim, s, params, _ in tasks:
-                done(claim.id, s, evaluate_point(claim.id, params, scale, SEED_OFFSET + s))
-        else:
-            futs = {ex.submit(evaluate_point, c.id, p, scale, SEED_OFFSET + s): (c.id, s) for c, s, p, _ in tasks}
-            for fut in cf.as_completed(futs):
-                done(*futs[fut], fut.result())
-    bar.close()
+    def done(point) -> None:
+        cached[(point.claim, point.key)] = point
+        if store is not None:
+            store.save_point(scale, point)
+
+    execute_points([(c.id, p, SEED_OFFSET + s) for c, s, p, _ in tasks], scale=scale, executor=executor,
+                   workers=workers, scheduler=scheduler, on_done=done, progress=progress, desc="gentheory calibrate")
     rows = []
     for claim in claims:
         cfg = claim.config(scale)
         fa = rej = err = 0
         for s in range(seeds):
-            pts = [cached[(claim.id, s, point_key(claim, p, cfg, SEED_OFFSET + s))] for p in claim.sweep(scale)]
+            pts = [cached[(claim.id, point_key(claim, p, cfg, SEED_OFFSET + s))] for p in claim.sweep(scale)]
             v = assess(claim, pts, scale=scale, alpha=alpha)
             fa += v.status == "FAIL"
             rej += bool(v.rival_rejected)

@@ -22,7 +22,7 @@ from typing import Sequence
 from verify._seeding import to_jsonable
 from verify._storage import ResultStore
 from verify.core import all_claims, claim_ids
-from verify.figures import STYLES, FIGURES, MissingResultsError, export_figures
+from verify.figures import STYLES, MissingResultsError, export_figures
 from verify.report import render_json, render_markdown
 from verify.runner import EXECUTORS, run_claims
 
@@ -90,11 +90,18 @@ def _cmd_list(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_run(args: argparse.Namespace) -> int:
+def _selected(args: argparse.Namespace) -> list | None:
+    """The claims a run/calibrate command names, or None (after a usage message) if it names none."""
     if not args.ids and not args.all:
-        print("gentheory run: name claim ids or studies, or pass --all", file=sys.stderr)
+        print(f"gentheory {args.command}: name claim ids or studies, or pass --all", file=sys.stderr)
+        return None
+    return all_claims(None if args.all else args.ids)
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    claims = _selected(args)
+    if claims is None:
         return 2
-    claims = all_claims(None if args.all else args.ids)
     store = ResultStore(args.results)
     verdicts = run_claims(claims, scale=args.scale, store=store, executor=args.executor, workers=args.workers,
                           scheduler=args.scheduler, base_seed=args.seed, fresh=args.fresh, alpha=args.alpha,
@@ -114,10 +121,9 @@ def _cmd_run(args: argparse.Namespace) -> int:
 def _cmd_calibrate(args: argparse.Namespace) -> int:
     from verify.calibration import calibrate, render_calibration
 
-    if not args.ids and not args.all:
-        print("gentheory calibrate: name claim ids or studies, or pass --all", file=sys.stderr)
+    claims = _selected(args)
+    if claims is None:
         return 2
-    claims = all_claims(None if args.all else args.ids)
     store = ResultStore(args.results)
     rows = calibrate(claims, seeds=args.seeds, scale=args.scale, store=store, executor=args.executor,
                      workers=args.workers, scheduler=args.scheduler, alpha=args.alpha,

@@ -18,11 +18,10 @@ amplitude and the MLP exponents are *statistical* claims over independent replic
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy import stats
 
 from solvers import grokking as gs
 from theory._validation import ParameterError, check_choice, check_int, check_range
@@ -502,8 +501,9 @@ class Coupling(HeavyBall):
 @register
 class CoupledVsDecoupled(Claim):
     id = "grokking.coupled_decoupled_ratio"
-    statement = ("k_grok(decoupled)/k_grok(coupled) = ln r₊(ηλ)/ln(1−ηλ) up to integer rounding, → 1/(1−β) "
-                 "as ηλ → 0: momentum amplifies coupled L2 by 1/(1−β) and does nothing for decoupled decay.")
+    statement = ("k_grok(decoupled)/k_grok(coupled) = [ln(A/ε)/−ln(1−ηλ)] / [ln(c₊A/ε)/−ln r₊(ηλ)] up to integer "
+                 "rounding, → ln r₊/ln(1−ηλ) → 1/(1−β) as ηλ → 0: momentum amplifies coupled L2 by 1/(1−β) and "
+                 "does nothing for decoupled decay.")
     rival_statement = "The ratio is 1: the two weight-decay conventions run on the same clock."
     reference = f"{REFERENCE}, Remark 2; spec §3 'Coupled vs decoupled'"
     Params = Coupling
@@ -518,10 +518,11 @@ class CoupledVsDecoupled(Claim):
         g_c = gs.null_rate(p.eta, p.lam, p.beta, "coupled")
         g_d = gs.null_rate(p.eta, p.lam, p.beta, "decoupled")
         ln_l = math.log(1 / p.ratio)
+        # continuous first-passage times: ln(c_+ A/eps)/gamma_c and ln(A/eps)/gamma_d (spec §3)
         k_c = (ln_l + math.log(gs.slow_root_amplitude(p.eta, p.lam, p.beta))) / g_c
         k_d = ln_l / g_d
-        centre = g_c / g_d
-        # each k is its continuous value rounded up: ratio within [k_d/(k_c+1), (k_d+1)/k_c]
+        centre = k_d / k_c
+        # each simulated k is its continuous value rounded up: the ratio lies in [k_d/(k_c+1), (k_d+1)/k_c]
         lo, hi = k_d / (k_c + 1), (k_d + 1) / k_c
         return Estimate(centre, error_bound=max(abs(hi - centre), abs(centre - lo)) * (1 + 1e-9))
 

@@ -29,7 +29,7 @@ from verify._stats import Z_POWER, compare, z_star
 from verify._storage import ResultStore, provenance
 from verify.core import Claim, Estimate, PointResult, Verdict, get_claim
 
-__all__ = ["point_key", "evaluate_point", "assess", "run_claims", "make_executor", "EXECUTORS"]
+__all__ = ["point_key", "evaluate_point", "execute_points", "assess", "run_claims", "make_executor", "EXECUTORS"]
 
 EXECUTORS = ("serial", "process", "dask")
 
@@ -148,7 +148,20 @@ def assess(claim: Claim, points: Sequence[PointResult], *, scale: str, alpha: fl
                    delta_min_ratio=delta_ratio, message=msg, **common)
 
 
-def _pin_blas() -> None:
+def _die_with_parent() -> None:
+    """Ask Linux to SIGTERM this worker when its parent dies (prctl PR_SET_PDEATHSIG), so killing
+    ``gentheory run`` never leaves orphaned workers computing; a no-op on other systems."""
+    try:
+        import ctypes
+        import signal
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, int(signal.SIGTERM), 0, 0, 0)  # 1 = PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+def _init_worker() -> None:
+    _die_with_parent()
     threadpool_limits(limits=1)
 
 
@@ -162,7 +175,7 @@ def make_executor(kind: str = "process", *, workers: int | None = None, schedule
         yield None
     elif kind == "process":
         ctx = multiprocessing.get_context("spawn")
-        with cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_pin_blas) as ex:
+        with cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_init_worker) as ex:
             yield ex
     elif kind == "dask":
         try:
@@ -178,6 +191,43 @@ def make_executor(kind: str = "process", *, workers: int | None = None, schedule
                 yield client.get_executor()
     else:
         raise ValueError(f"executor = {kind!r} is not one of {EXECUTORS}")
+
+
+def execute_points(
+    tasks: Sequence[tuple[str, Any, int]],
+    *,
+    scale: str,
+    executor: cf.Executor | str | None,
+    on_done,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    progress: bool | None = None,
+    desc: str = "gentheory",
+) -> None:
+    """Evaluate ``(claim_id, params, base_seed)`` tasks on an executor, calling ``on_done(point)`` in
+    this process as each finishes (so results can be stored at once; an interrupt loses only what
+    was still running)."""
+    from tqdm.auto import tqdm
+
+    show = sys.stderr.isatty() if progress is None else progress
+    bar = tqdm(total=len(tasks), desc=desc, disable=not show, unit="pt")
+    if executor is None:
+        executor = "serial"
+    ctx = make_executor(executor, workers=workers, scheduler=scheduler) if isinstance(executor, str) \
+        else contextlib.nullcontext(executor)
+    try:
+        with ctx as ex:
+            if ex is None:
+                for cid, params, seed in tasks:
+                    on_done(evaluate_point(cid, params, scale, seed))
+                    bar.update(1)
+            else:
+                futures = [ex.submit(evaluate_point, cid, params, scale, seed) for cid, params, seed in tasks]
+                for fut in cf.as_completed(futures):
+                    on_done(fut.result())
+                    bar.update(1)
+    finally:
+        bar.close()
 
 
 def run_claims(
@@ -204,8 +254,6 @@ def run_claims(
     progress : bool, optional
         tqdm bar; default on when stderr is a terminal.
     """
-    from tqdm.auto import tqdm
-
     t_start = time.perf_counter()
     results: dict[tuple[str, str], PointResult] = {}
     todo: list[tuple[Claim, Any, str]] = []
@@ -223,30 +271,13 @@ def run_claims(
                 todo.append((claim, params, key))
         plan[claim.id] = keys
 
-    show = sys.stderr.isatty() if progress is None else progress
-    bar = tqdm(total=len(todo), desc=f"gentheory run ({scale})", disable=not show, unit="pt")
-
     def done(point: PointResult) -> None:
         results[(point.claim, point.key)] = point
         if store is not None:
             store.save_point(scale, point)
-        bar.update(1)
 
-    ctx = make_executor(executor, workers=workers, scheduler=scheduler) if isinstance(executor, str) or executor is None \
-        else contextlib.nullcontext(executor)
-    if executor is None:
-        ctx = make_executor("serial")
-    try:
-        with ctx as ex:
-            if ex is None:
-                for claim, params, _ in todo:
-                    done(evaluate_point(claim.id, params, scale, base_seed))
-            else:
-                futures = [ex.submit(evaluate_point, claim.id, params, scale, base_seed) for claim, params, _ in todo]
-                for fut in cf.as_completed(futures):
-                    done(fut.result())
-    finally:
-        bar.close()
+    execute_points([(c.id, p, base_seed) for c, p, _ in todo], scale=scale, executor=executor, workers=workers,
+                   scheduler=scheduler, on_done=done, progress=progress, desc=f"gentheory run ({scale})")
 
     verdicts = []
     for claim in claims:

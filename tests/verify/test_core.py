@@ -1,6 +1,5 @@
 """The verification core: statistics, seeding, storage integrity, registry."""
 import json
-import warnings
 
 import numpy as np
 import pytest
@@ -102,3 +101,20 @@ def test_params_validation_names_field_value_and_range():
         HeavyBall(eta=0.1, lam=1e-3, beta=1.5)
     with pytest.raises(ParameterError, match=r"eta\*lam = .* over-damped"):
         HeavyBall(eta=0.5, lam=0.1, beta=0.9)
+
+
+def test_stored_verdict_with_infinite_z_round_trips_and_renders(tmp_path):
+    from verify.report import render_markdown
+    from verify.runner import assess
+
+    c = get_claim("grokking.k_grok_exact")  # integer comparison with zero bound: rival z = inf
+    pts = [evaluate_point(c.id, p, "quick", 0) for p in c.sweep("quick")[:2]]
+    v = assess(c, pts, scale="quick")
+    assert v.rival_z_max == float("inf")
+    store = ResultStore(tmp_path)
+    for p in pts:
+        store.save_point("quick", p)
+    store.save_verdict(v)
+    back = store.load_verdict(c.id, "quick")
+    assert back.rival_z_max == float("inf") and back.status == v.status
+    assert "k_grok_exact" in render_markdown([back])
