@@ -6,10 +6,12 @@ from verify.calibration import CalibrationRow, calibrate, render_calibration
 
 
 def test_row_verdicts_follow_the_intervals():
-    assert CalibrationRow("x.y", 400, 0, 400, 0, 1e-3).verdict == "CALIBRATED"
+    # 0/4000 false alarms: Clopper-Pearson upper bound 9.2e-4 < 1e-3, so calibration is shown
+    assert CalibrationRow("x.y", 4000, 0, 4000, 0, 1e-3).verdict == "CALIBRATED"
     assert CalibrationRow("x.y", 400, 40, 400, 0, 1e-3).verdict == "MISCALIBRATED"  # 10 % false alarms
     assert CalibrationRow("x.y", 400, 0, 300, 0, 1e-3).verdict == "MISCALIBRATED"  # power 0.75
-    assert CalibrationRow("x.y", 20, 0, 20, 0, 1e-3).verdict == "INCONCLUSIVE"  # too few seeds to tell
+    # 0/400: the upper bound 0.009 exceeds 1e-3: no evidence either way
+    assert CalibrationRow("x.y", 400, 0, 400, 0, 1e-3).verdict == "CONSISTENT"
     md = render_calibration([CalibrationRow("x.y", 400, 0, 400, 0, 1e-3)])
     assert "pooled" in md and "Miscalibrated: none" in md
 

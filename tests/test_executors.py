@@ -1,4 +1,5 @@
 """Serial, process-pool and Dask runs give bit-identical results (one LocalCluster per session)."""
+import distributed  # the test extra installs it: a missing Dask is an error here, not a skip
 import numpy as np
 import pytest
 
@@ -14,7 +15,6 @@ def _values(verdicts):
 
 @pytest.fixture(scope="session")
 def dask_client():
-    distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cl, \
             distributed.Client(cl) as client:
         yield client

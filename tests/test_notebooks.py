@@ -1,6 +1,8 @@
 """Every notebook executes top to bottom at quick scale (nbclient), re-using the session's results."""
 from pathlib import Path
 
+import nbclient  # installed by the test extra: missing means an error, not a skip
+import nbformat
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -9,8 +11,6 @@ NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
 def test_notebook_executes(path, quick_results, tmp_path, monkeypatch):
-    nbformat = pytest.importorskip("nbformat")
-    nbclient = pytest.importorskip("nbclient")
     store, _ = quick_results
     monkeypatch.setenv("GENTHEORY_RESULTS", str(store.root))
     monkeypatch.setenv("GENTHEORY_FIGURES", str(tmp_path))

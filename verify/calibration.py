@@ -4,7 +4,8 @@ Each claim is rerun under N independent base seeds. Assuming the theory is the t
 regime, every FAIL is a false alarm; every run whose data reject the rival counts toward power.
 Rates come with Clopper–Pearson intervals. A claim is *miscalibrated* when the interval shows a
 false-alarm rate above its budget (lower bound > a) or a power below 0.99 (upper bound < 0.99);
-with few seeds a rate can also be *inconclusive* (the interval straddles the target).
+*calibrated* when the intervals lie inside both targets, which for a = 10⁻³ needs about 3700 seeds
+without a false alarm; in between it is *consistent* (no evidence of miscalibration).
 
 Runs go through :func:`verify.runner.run_claims` with the same store, so a calibration resumes
 like any sweep and its points are ordinary stored results (base seeds ``offset + s``).
@@ -55,7 +56,7 @@ class CalibrationRow:
         if fa_lo > self.alpha or pw_hi < 0.99:
             return "MISCALIBRATED"
         if fa_hi > self.alpha or pw_lo < 0.99:
-            return "INCONCLUSIVE"
+            return "CONSISTENT"
         return "CALIBRATED"
 
     def to_dict(self) -> dict:
