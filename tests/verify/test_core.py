@@ -118,3 +118,24 @@ def test_stored_verdict_with_infinite_z_round_trips_and_renders(tmp_path):
     back = store.load_verdict(c.id, "quick")
     assert back.rival_z_max == float("inf") and back.status == v.status
     assert "k_grok_exact" in render_markdown([back])
+
+
+def test_corrupted_point_is_recomputed_by_a_rerun_with_identical_numbers(tmp_path):
+    from verify import run_claims
+
+    claim = get_claim("grokking.tail_amplitude")
+    store = ResultStore(tmp_path)
+    (first,) = run_claims([claim], store=store, executor="serial", progress=False)
+    victim = store.point_path(claim.id, "quick", first.points[0].key)
+    victim.write_bytes(victim.read_bytes()[:100])  # truncate
+    other = store.point_path(claim.id, "quick", first.points[1].key)
+    npz = other.with_suffix(".npz")
+    if npz.exists():
+        npz.write_bytes(b"garbage")
+    else:
+        other.write_text(other.read_text().replace("0", "1", 1))
+    with pytest.warns(ResultIntegrityWarning):
+        (again,) = run_claims([claim], store=store, executor="serial", progress=False)
+    for a, b in zip(first.points, again.points):
+        assert np.array_equal(a.measured.value, b.measured.value) and np.array_equal(a.measured.stderr, b.measured.stderr)
+    assert store.load_point(claim.id, "quick", first.points[0].key) is not None  # rewritten intact
