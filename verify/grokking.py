@@ -418,7 +418,7 @@ def _simulated_crossing(p: HeavyBall, cfg: LinearConfig, rng: np.random.Generato
                      stop_basis=dec.grokking_basis, stop_ratio=p.ratio)
     if run.crossing is None:
         raise RuntimeError(f"no crossing within {2 * k_pred + 10} steps at {p}")
-    return run.crossing, problem, dec, run
+    return run.crossing, problem, dec, run, float(np.linalg.norm(dec.grokking_basis.T @ theta0))
 
 
 def _crossing_ambiguity(p: HeavyBall, k: int, rel_err: float, coupling: str | None = None) -> int:
@@ -455,11 +455,9 @@ class GrokkingTimeExact(Claim):
         return Estimate(float(math.ceil(lead)))
 
     def simulate(self, p: HeavyBall, cfg: LinearConfig, rng: np.random.Generator) -> Observation:
-        k, problem, dec, run = _simulated_crossing(p, cfg, rng)
-        a0 = 1.0  # ratios are relative; the bound below is relative to ||Pi_G theta_0||
-        rel = (_bound(problem, dec, p, run.max_state_norm) + _projection_error(problem, dec, run.max_state_norm))
-        rel /= max(np.linalg.norm(dec.grokking_basis.T @ run.snapshots.get(0, np.zeros(1))) if run.snapshots else a0, 1e-300)
-        rel = max(rel, 1e-12)
+        k, problem, dec, run, a0 = _simulated_crossing(p, cfg, rng)
+        # error of the simulated ||Pi_G theta_k|| / A, the quantity compared with the threshold
+        rel = (_bound(problem, dec, p, run.max_state_norm) + _projection_error(problem, dec, run.max_state_norm)) / a0
         amb = _crossing_ambiguity(p, k, rel)
         return Observation(Estimate(float(k), error_bound=float(amb)), info={"ambiguous": bool(amb)})
 
@@ -531,8 +529,8 @@ class CoupledVsDecoupled(Claim):
 
     def simulate(self, p: Coupling, cfg: LinearConfig, rng: np.random.Generator) -> Observation:
         seed = rng.bit_generator.seed_seq
-        k_c, *_ = _simulated_crossing(p, cfg, np.random.default_rng(seed), "coupled")
-        k_d, *_ = _simulated_crossing(p, cfg, np.random.default_rng(seed), "decoupled")
+        k_c = _simulated_crossing(p, cfg, np.random.default_rng(seed), "coupled")[0]
+        k_d = _simulated_crossing(p, cfg, np.random.default_rng(seed), "decoupled")[0]
         return Observation(Estimate(k_d / k_c), info={"k_coupled": k_c, "k_decoupled": k_d,
                                                         "limit_1_over_1_minus_beta": 1 / (1 - p.beta)})
 
