@@ -522,7 +522,7 @@ class CoupledVsDecoupled(Claim):
         centre = k_d / k_c
         # each simulated k is its continuous value rounded up: the ratio lies in [k_d/(k_c+1), (k_d+1)/k_c]
         lo, hi = k_d / (k_c + 1), (k_d + 1) / k_c
-        return Estimate(centre, error_bound=max(abs(hi - centre), abs(centre - lo)) * (1 + 1e-9))
+        return Estimate(centre, error_bound=max(abs(hi - centre), abs(centre - lo)) * (1 + 16 * EPS))  # bound evaluated in float: a few ulps
 
     def rival(self, p: Coupling) -> Estimate:
         return Estimate(1.0)
@@ -593,7 +593,7 @@ class Interventions(Claim):
             / math.sqrt(np.min(runs[0].train_loss) * 2)
         return Observation(
             Estimate(np.array([shift, loss_diff]), error_bound=np.array([0.0, bound_loss])),
-            theory=Estimate(np.array([math.log(c) / gamma, 0.0]), error_bound=np.array([1.0 + 1e-9, 0.0])),
+            theory=Estimate(np.array([math.log(c) / gamma, 0.0]), error_bound=np.array([1.0 + 16 * EPS * math.log(c) / gamma, 0.0])),
             rival=Estimate(np.array([0.0, 0.0])),
             info={"k_grok": runs[0].crossing, "k_grok_rescaled": runs[1].crossing},
         )
