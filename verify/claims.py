@@ -2,6 +2,6 @@
 
 Add a study by adding its module here (see the README, "Adding a study").
 """
-from verify import grokking, transitive  # noqa: F401
+from verify import grokking, strata, transitive  # noqa: F401
 
-STUDIES = ("grokking", "transitive")
+STUDIES = ("grokking", "strata", "transitive")
