@@ -496,6 +496,120 @@ class Escape(Claim):
                                  "final_L_cross_median": float(np.median(l_x))})
 
 
+@dataclass(frozen=True, kw_only=True)
+class CertificateParams:
+    """Model T at d = 2 near an exact twist pair: ``"right"`` = (I, I), glued (L_× = 0); ``"wrong"`` = (−I, I)."""
+
+    kind: str
+
+    def __post_init__(self) -> None:
+        check_choice("kind", self.kind, ("right", "wrong"))
+
+
+@dataclass(frozen=True, kw_only=True)
+class CertificateConfig:
+    """Random perturbation directions (unit Frobenius norm) and the two sizes ε the log-slope is taken between."""
+
+    runs: int = 64
+    eps_small: float = 1e-4
+    eps_large: float = 1e-2
+
+    def __post_init__(self) -> None:
+        check_int("runs", self.runs, low=2)
+        check_range("eps_small", self.eps_small, low=0, high=self.eps_large, low_open=True, high_open=True)
+        check_range("eps_large", self.eps_large, low=0, high=0.1, low_open=True)
+
+
+@register
+class Certificate(Claim):
+    id = "strata.certificate"
+    statement = ("Near exact modules in the right stratum the worst cross error (operator norm) is O(ε): it scales "
+                 "like √L_loc (log-log slope 1); in a wrong stratum it stays at 2 whatever the local accuracy "
+                 "(slope 0) — local accuracy certifies global accuracy only within the right stratum.")
+    rival_statement = "Local accuracy certifies global accuracy in any stratum: slope 1 for the wrong twist too."
+    reference = f"{REFERENCE}; spec §2.4(g); Kazhdan (1982) stability of almost-representations"
+    Params = CertificateParams
+    Config = CertificateConfig
+    scales = {"quick": CertificateConfig(runs=64), "paper": CertificateConfig(runs=1000)}
+    relevance = 0.0
+    relevance_abs = 0.25
+
+    def sweep(self, scale: str) -> list[CertificateParams]:
+        return [CertificateParams(kind="right"), CertificateParams(kind="wrong")]
+
+    def simulate(self, p: CertificateParams, cfg: CertificateConfig, rng: np.random.Generator) -> Observation:
+        r"""Per run, the slope of ln e against ln √L_loc between the two ε, with an interval bound.
+
+        Exactly, pred − target = M0 + εM1 + ε²M2 per cross pair (M0 = 0 right, ‖M0‖₂ = 2 wrong) and
+        :math:`L_\mathrm{loc} = ε^2A_2 + ε^3A_3 + ε^4A_4`; the first-order values (slope exactly 1, resp. 0)
+        and the measured ones both lie in the interval these expansions allow (plus round-off), so the
+        interval's width bounds |measured − theory|.
+        """
+        model, _, _ = q8_model_t(2)
+        rho = model.rho
+        sign_a = 1.0 if p.kind == "right" else -1.0
+        WA0, WB0 = sign_a * rho[list(model.region_a)], rho[list(model.region_b)]
+        EA = rng.standard_normal((cfg.runs,) + WA0.shape) + 1j * rng.standard_normal((cfg.runs,) + WA0.shape)
+        EB = rng.standard_normal((cfg.runs,) + WB0.shape) + 1j * rng.standard_normal((cfg.runs,) + WB0.shape)
+        norm = np.sqrt(np.sum(np.abs(EA) ** 2, axis=(1, 2, 3)) + np.sum(np.abs(EB) ** 2, axis=(1, 2, 3)))
+        EA, EB = EA / norm[:, None, None, None], EB / norm[:, None, None, None]
+        ia, ib, t_ab, t_ba = model.cross
+        op = lambda M: np.linalg.norm(M, 2, axis=(-2, -1))  # noqa: E731
+
+        def cross_terms(X0, Y0, EX, EY, targets):
+            M0 = X0 @ Y0 - targets
+            return op(M0), op(EX @ Y0 + X0 @ EY), op(EX @ EY)
+
+        A0, B0 = WA0[ia][:, None], WB0[ib][None, :]
+        EAs, EBs = EA[:, ia][:, :, None], EB[:, ib][:, None, :]
+        m0, m1, m2 = (np.concatenate([x.reshape(cfg.runs, -1) if x.ndim == 3 else np.broadcast_to(x, (cfg.runs,) + x.shape).reshape(cfg.runs, -1)
+                                      for x in pair], axis=1)
+                      for pair in zip(cross_terms(A0, B0, EAs, EBs, t_ab),
+                                      cross_terms(B0, A0, EBs, EAs, np.swapaxes(t_ba, 0, 1))))
+        # local-loss expansion coefficients, exactly from R = εR1 + ε²R2 per within pair
+        A2 = A3 = A4 = 0.0
+        for W0, E, region in ((WA0, EA, model.region_a), (WB0, EB, model.region_b)):
+            k = len(region)
+            R1 = E[:, :, None] @ W0[None, None, :] + W0[None, :, None] @ E[:, None, :]
+            R2 = E[:, :, None] @ E[:, None, :]
+            A2 = A2 + 0.5 * np.sum(np.abs(R1) ** 2, axis=(1, 2, 3, 4)) / k**2
+            A3 = A3 + np.sum((R1.conj() * R2).real, axis=(1, 2, 3, 4)) / k**2
+            A4 = A4 + 0.5 * np.sum(np.abs(R2) ** 2, axis=(1, 2, 3, 4)) / k**2
+        round_e = 64 * EPS * 4  # ‖pred − target‖ of O(1) factors, a few flops each
+        ratio, curves = [], []
+        ln = {}
+        for eps in (cfg.eps_small, cfg.eps_large):
+            WA, WB = WA0 + eps * EA, WB0 + eps * EB
+            l_loc, _ = model.losses(WA, WB)
+            pa, pb = WA[:, ia][:, :, None] @ WB[:, ib][:, None, :], WB[:, ib][:, None, :] @ WA[:, ia][:, :, None]
+            e = np.maximum(op(pa - t_ab).max(axis=(1, 2)), op(pb - np.swapaxes(t_ba, 0, 1)).max(axis=(1, 2)))
+            sq = np.sqrt(l_loc)
+            if p.kind == "right":
+                e_lo = eps * (m1.max(axis=1) - eps * m2.max(axis=1)) - round_e
+                e_hi = eps * (m1.max(axis=1) + eps * m2.max(axis=1)) + round_e
+            else:
+                e_lo = 2 - eps * m1.max(axis=1) - eps**2 * m2.max(axis=1) - round_e
+                e_hi = 2 + eps * m1.max(axis=1) + eps**2 * m2.max(axis=1) + round_e
+            s_lo = eps * np.sqrt(np.maximum(A2 - eps * np.abs(A3), 0)) - round_e
+            s_hi = eps * np.sqrt(A2 + eps * np.abs(A3) + eps**2 * A4) + round_e
+            ln[eps] = (np.log(e), np.log(sq), np.log(e_lo), np.log(e_hi), np.log(s_lo), np.log(s_hi))
+            ratio.append(e / sq)
+            curves += [e, sq]
+        (le1, ls1, el1, eh1, sl1, sh1), (le2, ls2, el2, eh2, sl2, sh2) = ln[cfg.eps_small], ln[cfg.eps_large]
+        slope = (le2 - le1) / (ls2 - ls1)
+        corners = np.array([(a - b) / (c - dd) for a in (el2, eh2) for b in (el1, eh1) for c in (sl2, sh2)
+                            for dd in (sl1, sh1)])
+        width = corners.max(axis=0) - corners.min(axis=0)
+        theory = 1.0 if p.kind == "right" else 0.0
+        return Observation(Estimate(slope, 0.0, width), theory=Estimate(np.full(cfg.runs, theory)),
+                           rival=Estimate(np.ones(cfg.runs)),
+                           aux={"slope": slope, "ratio_small": ratio[0], "ratio_large": ratio[1],
+                                "cross_error": np.array(curves[0::2]), "sqrt_L_loc": np.array(curves[1::2])},
+                           info={"slope_mean": float(slope.mean()), "slope_range": [float(slope.min()), float(slope.max())],
+                                 "max_bound": float(width.max()),
+                                 "cross_error_over_sqrt_L_loc_at_eps_small": [float(ratio[0].min()), float(ratio[0].max())]})
+
+
 # =========================================================================== Model L
 @dataclass(frozen=True, kw_only=True)
 class ModuleConfig:
@@ -1038,4 +1152,23 @@ def fig_gluing(verdicts):
         ax.set_ylabel("module on ⟨i⟩")
         ax.set_title(title, fontsize=7)
         fig.colorbar(im, ax=ax, shrink=0.6)
+    return fig, rows
+
+
+@figure("strata_certificate", claims=("strata.certificate",),
+        caption="Worst cross error (operator norm) against √L_loc for modules ε-perturbed from exact twists: slope 1 "
+                "in the right stratum (the O(ε) certificate), flat at 2 in the wrong one.")
+def fig_certificate(verdicts):
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots()
+    rows = []
+    for p in verdicts["strata.certificate"].points:
+        e, sq = p.aux["cross_error"], p.aux["sqrt_L_loc"]  # (2 eps, runs)
+        for r in range(min(e.shape[1], 32)):
+            ax.loglog(sq[:, r], e[:, r], "-", color="C0" if p.params["kind"] == "right" else "C3", lw=0.5, alpha=0.6)
+        rows += [{"series": p.params["kind"], "run": int(r), "sqrt_L_loc": float(sq[k, r]), "cross_error": float(e[k, r])}
+                 for r in range(e.shape[1]) for k in range(e.shape[0])]
+    ax.set_xlabel(r"$\sqrt{L_\mathrm{loc}}$")
+    ax.set_ylabel("worst cross error")
     return fig, rows
