@@ -450,7 +450,12 @@ def zero_set_certificate(model: ModelT, WA: NDArray, WB: NDArray) -> tuple[NDArr
             Jc, f = J[idx], Fr[idx]
             Jr = np.block([[Jc.real, -Jc.imag], [Jc.imag, Jc.real]])
             fr = np.concatenate([f.real, f.imag])
-            u, s, vt = np.linalg.svd(Jr, full_matrices=False)
+            try:
+                u, s, vt = np.linalg.svd(Jr, full_matrices=False)
+            except np.linalg.LinAlgError:  # LAPACK gesdd occasionally fails to converge; gesvd is the robust driver
+                from scipy.linalg import svd
+
+                u, s, vt = svd(Jr, full_matrices=False, lapack_driver="gesvd")
             if s[-1] <= s[0] * 1e3 * _EPS:
                 betas.append(np.inf)
                 sig.append(0.0)
