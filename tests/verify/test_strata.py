@@ -1,0 +1,74 @@
+"""Strata simulations: retraction, training entry points, Model L helpers and parameter errors."""
+import numpy as np
+import pytest
+
+from theory._validation import ParameterError
+from verify import strata as vs
+
+EPS = np.finfo(float).eps
+
+
+def test_polar_returns_unitary_and_refuses_far_points():
+    rng = np.random.default_rng(0)
+    X = vs._haar((5,), 3, rng)
+    Y = vs.polar(X + 1e-3 * rng.standard_normal(X.shape))
+    assert np.abs(np.swapaxes(Y.conj(), -1, -2) @ Y - np.eye(3)).max() <= 64 * EPS
+    with pytest.raises(ParameterError, match="Newton–Schulz"):
+        vs.polar(3 * X)
+
+
+def test_riemannian_step_stays_on_the_unitary_group_and_descends():
+    model, _, _ = vs.q8_model_t(2)
+    rng = np.random.default_rng(1)
+    WA, WB = vs.polar(vs._haar((4, 4), 2, rng)), vs.polar(vs._haar((4, 4), 2, rng))
+    l0 = model.total_loss(WA, WB, 0.0)
+    WA2, WB2, _ = vs.train_model_t(model, WA, WB, steps=50, lr=0.02, parametrisation="unitary")
+    assert np.abs(np.swapaxes(WA2.conj(), -1, -2) @ WA2 - np.eye(2)).max() <= 64 * EPS
+    assert np.all(model.total_loss(WA2, WB2, 0.0) < l0)
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"lr": 0.0}, "lr"), ({"lr": 0.02, "w_cross": -1.0}, "w_cross"),
+    ({"lr": 0.02, "parametrisation": "polar"}, "parametrisation"),
+])
+def test_train_model_t_rejects_bad_arguments(kwargs, match):
+    model, _, _ = vs.q8_model_t(2)
+    W = np.zeros((1, 4, 2, 2), complex)
+    with pytest.raises(ParameterError, match=match):
+        vs.train_model_t(model, W, W, steps=1, **kwargs)
+
+
+def test_params_validate():
+    with pytest.raises(ParameterError, match="d = 4"):
+        vs.TwistParams(d=4)
+    with pytest.raises(ParameterError, match="task"):
+        vs.FamilyParams(task="Q16")
+    with pytest.raises(ParameterError, match="eps_small"):
+        vs.CertificateConfig(eps_small=0.1, eps_large=0.01)
+
+
+def test_modules_learn_exact_homomorphisms_of_z4():
+    table = np.add.outer(np.arange(4), np.arange(4)) % 4
+    W, acc, defect = vs.train_modules(table, 2, 16, vs.ModuleConfig(modules=16), np.random.default_rng(2))
+    assert acc.shape == defect.shape == (16,)
+    good = (acc == 1) & (defect < 1e-6)
+    # spec §2.5: 87 % of modules become exact homomorphisms; P(≤ 7 of 16 | p = 0.87) = 5e-5 (false alarm)
+    assert good.mean() >= 0.5
+    exact, delta = vs.nearest_homomorphism(W[np.argmax(good)], 1, np.arange(4), 4)
+    assert delta < 1e-6
+    assert np.abs(exact[1] @ exact[1] - exact[2]).max() <= 64 * EPS
+
+
+def test_gluing_minimum_is_a_class_function():
+    """min_U J is unchanged when either module is conjugated (what lets the claim compare trained pairs
+    with canonical representatives)."""
+    _, A, B, pa, pb = vs._q8_gluing_setup()
+    value = vs.canonical_min_gluing((0, 1, 0, 1), (1, 1, 0, 0))[0]
+    rng = np.random.default_rng(3)
+    ga = np.diag(np.exp(2j * np.pi * np.array([1, 3]) / 4))
+    gb = np.diag(np.exp(2j * np.pi * np.array([0, 1]) / 4))
+    V, U = vs._haar((), 2, rng), vs._haar((), 2, rng)
+    rho_a = np.array([V @ np.linalg.matrix_power(ga, int(e)) @ V.conj().T for e in pa])
+    rho_b = np.array([U @ np.linalg.matrix_power(gb, int(e)) @ U.conj().T for e in pb])
+    best, _, _ = vs._min_gluing(rho_a, rho_b, 8, rng)
+    assert abs(best - value) <= 2e-6 and abs(value - 3.5) <= 2e-6
