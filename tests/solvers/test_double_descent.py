@@ -1,0 +1,100 @@
+"""Double-descent numerics: MP quadrature, learning curves, response and DMFT against exact results."""
+import math
+
+import numpy as np
+import pytest
+import sympy as sp
+
+from solvers import double_descent as sd
+from solvers._errors import SolverConvergenceError
+from theory import double_descent as td
+from theory._validation import ParameterError
+
+EPS = np.finfo(float).eps
+
+
+@pytest.mark.parametrize("alpha", [0.3, 1.0, 2.5])
+def test_quadrature_moments_are_exact(alpha):
+    """MP moments: ∫μ s = α, ∫μ s² = α(1 + α) (the rule is exact for polynomials up to degree ~n)."""
+    s_, w_, atom = sd.mp_quadrature(alpha, 64)
+    assert abs(w_.sum() + atom - 1) <= 64 * EPS
+    assert abs(w_ @ s_ - alpha) <= 64 * EPS * (1 + alpha)
+    assert abs(w_ @ s_**2 - alpha * (1 + alpha)) <= 256 * EPS * (1 + alpha) ** 2
+
+
+@pytest.mark.parametrize("alpha, lam", [(0.5, 0.1), (1.0, 0.05), (2.0, 0.3)])
+def test_resolvent_matches_quadrature_and_sympy(alpha, lam):
+    s_, w_, atom = sd.mp_quadrature(alpha, 4000)
+    quad = w_ @ (1 / (s_ + lam)) + atom / lam
+    exact = float(td.resolvent(sp.nsimplify(lam), sp.nsimplify(alpha)))
+    assert abs(sd.resolvent(lam, alpha) - exact) <= 16 * EPS * exact
+    assert abs(quad - exact) <= 1e-10 * exact  # spectral convergence of the cosine rule
+
+
+@pytest.mark.parametrize("alpha", [0.5, 2.0])
+@pytest.mark.parametrize("lam", [0.0, 0.2])
+def test_learning_curve_tends_to_closed_form(alpha, lam):
+    kw = dict(lam=lam, signal=1.3, noise=0.7)
+    late = sd.test_error(alpha, t=1e7, **kw)
+    assert abs(late - sd.test_error(alpha, **kw)) <= 1e-8 * late
+    if lam:
+        exact = float(td.ridge_test_error(sp.nsimplify(alpha), sp.nsimplify(lam), sp.nsimplify(1.3), sp.nsimplify(0.7)))
+    else:
+        exact = float(td.ridgeless_test_error(sp.nsimplify(alpha), sp.nsimplify(1.3), sp.nsimplify(0.7)))
+    assert abs(sd.test_error(alpha, **kw) - exact) <= 1e-12 * exact
+
+
+def test_learning_curve_starts_at_teacher_plus_init():
+    assert abs(sd.test_error(0.7, t=0.0, signal=1.0, init=0.5) - 1.5) <= 1e-12
+
+
+def test_critical_point_laws():
+    # R(τ) at α = 1 → (πτ)^(−1/2); GF variance at α = 1 → Φ(0)σ²√t
+    tau = 1e4
+    assert abs(sd.response([tau], 1.0)[0] * math.sqrt(math.pi * tau) - 1) <= 1e-4  # next term O(τ^(−1))
+    t = 1e6
+    var = sd.test_error(1.0, t=t, signal=0.0, noise=1.0)
+    phi0 = (4 - 2 * math.sqrt(2)) / math.sqrt(math.pi)
+    assert abs(var / math.sqrt(t) - phi0) <= 5 / math.sqrt(t)  # O(t^(−1/2)) correction
+
+
+def test_london_weight_and_thermal_parts():
+    assert abs(sd.response([1e6], 0.3)[0] - 0.7) <= 1e-6  # D_s = (1 − α)₊ (continuous part ~ τ^(−3/2) e^{−s₋τ})
+    assert sd.test_error(0.5, temperature=0.1) == math.inf  # free diffusion in the flat directions
+    assert abs(sd.test_error(2.0, temperature=0.4) - 0.4) <= 1e-12  # T/(α − 1)
+    assert abs(sd.train_error(2.0, noise=1.0) - 0.5) <= 1e-12
+
+
+@pytest.mark.parametrize("alpha, lam", [(0.5, 0.0), (1.0, 0.1), (2.0, 0.0), (3.0, 0.5)])
+def test_dmft_response_equals_mp_integral(alpha, lam):
+    d = sd.dmft_response(alpha, lam=lam, t_max=8.0, h=0.01)
+    mp = sd.response(d.tau[::50], alpha, lam=lam)
+    # DMFT is Richardson-extrapolated: its error is far below its stated (unextrapolated) estimate
+    assert np.max(np.abs(mp - d.response[::50])) <= d.error
+    assert d.screening[0] == -1
+
+
+def test_dmft_raises_when_the_step_is_too_coarse():
+    with pytest.raises(SolverConvergenceError, match="Richardson"):
+        sd.dmft_response(4.0, t_max=5.0, h=0.5, tol=1e-6)
+
+
+def test_quadrature_raises_when_under_resolved():
+    with pytest.raises(SolverConvergenceError, match="raise n"):
+        sd.response([1e6], 1.0, n=64)
+
+
+def test_fd_ratio():
+    assert abs(sd.fd_ratio(51.0, 50.0, 2.0) - 1) <= 1e-9  # FDT once the waiting time ≫ τ_rel
+    assert abs(sd.fd_ratio(1000.0, 1000.0, 0.5) - 1 / 1.5) <= 1e-6  # 1/(2 − α) at zero lag
+    assert abs(sd.fd_ratio(2e5, 1e5, 0.5) - 0.5) <= 1e-3  # ½ at long lag: the frozen directions
+
+
+def test_finite_n_and_errors():
+    assert sd.finite_n_test_error(40, 50, noise=1.0) == pytest.approx(40 / 9, rel=1e-15)
+    with pytest.raises(ParameterError, match="infinite"):
+        sd.finite_n_test_error(40, 40)
+    with pytest.raises(ParameterError, match="alpha"):
+        sd.test_error(-1.0)
+    with pytest.raises(ParameterError, match="t_prime"):
+        sd.fd_ratio(1.0, 2.0, 0.5)

@@ -1,0 +1,88 @@
+"""Exact double-descent results against independent derivations (spec §2–§3)."""
+import pytest
+import sympy as sp
+
+from theory import double_descent as td
+from theory._validation import ParameterError
+
+a = td.alpha
+lam = sp.Symbol("lambda", positive=True)
+
+
+def test_resolvent_solves_the_quadratic_and_is_the_stieltjes_branch():
+    assert sp.simplify(td.resolvent_quadratic(td.resolvent())) == 0
+    # R̂(z) = ∫μ/(s+z): at α = 2, z = 1 by direct integration of the density
+    s_lo, s_hi = (float(x) for x in td.mp_edges(sp.Integer(2)))
+    direct = sp.Integral(td.mp_density(td.s, sp.Integer(2)) / (td.s + 1), (td.s, s_lo, s_hi)).evalf(30)
+    assert abs(direct - td.resolvent(sp.Integer(1), sp.Integer(2)).evalf(30)) < 1e-20
+
+
+def test_density_mass_is_min_alpha_one():
+    for av in (sp.Rational(1, 2), sp.Integer(3)):
+        lo, hi = td.mp_edges(av)
+        mass = sp.Integral(td.mp_density(td.s, av), (td.s, lo, hi)).evalf(30)
+        assert abs(mass - min(av, 1)) < 1e-20
+
+
+@pytest.mark.parametrize("av", [sp.Rational(1, 3), sp.Rational(7, 10), sp.Integer(2), sp.Integer(5)])
+def test_ridge_error_tends_to_ridgeless(av):
+    e = td.ridge_test_error(av, lam, 2, 3)
+    assert sp.simplify(sp.limit(e, lam, 0) - td.ridgeless_test_error(av, 2, 3)) == 0
+
+
+def _zero(expr) -> bool:
+    """Exact zero test: factor radicands first (√(λ²+2λ+1) → λ+1 for λ > 0), then simplify."""
+    for _ in range(3):
+        expr = sp.simplify(expr.replace(lambda e: e.is_Pow and e.exp == sp.S.Half, lambda e: sp.sqrt(sp.factor(e.base))))
+    return expr == 0
+
+
+def test_ridge_peak_is_exactly_at_one_plus_lambda_with_stated_height():
+    var = td.ridge_test_error(a, lam, 0, 1)
+    loc, height = td.ridge_peak(lam)
+    assert _zero(sp.diff(var, a).subs(a, loc))
+    assert _zero(var.subs(a, loc) - height)
+    assert _zero(var.subs(a, 1) - td.ridge_variance_at_threshold(lam))
+    # exponent ½: σ²/(2√λ) as λ → 0
+    assert sp.limit(td.ridge_variance_at_threshold(lam) * 2 * sp.sqrt(lam), lam, 0) == 1
+
+
+def test_exponents():
+    eps = sp.Symbol("epsilon")
+    assert td.variance_exponent_series("above") == 1 / eps  # γ = 1, amplitude 1
+    assert td.variance_exponent_series("below") == -1 / eps - 1  # γ = 1, amplitude ratio 1
+    assert sp.limit(td.relaxation_time(1 + eps) * eps**2, eps, 0) == 4  # τ ≈ 4/ε², zν = 2
+    assert td.order_parameter(sp.Rational(1, 4)) == sp.Rational(3, 4) and td.order_parameter(sp.Integer(2)) == 0
+    assert td.critical_response_amplitude() == 1  # R̂ ~ p^(−1/2) ⇒ R ~ (πτ)^(−1/2)
+    with pytest.raises(ParameterError, match="side"):
+        td.variance_exponent_series("left")
+
+
+def test_scaling_functions_limits():
+    x = sp.Symbol("x", positive=True)
+    Phi = td.variance_scaling_function(x)
+    assert sp.simplify(sp.limit(Phi, x, 0) - (4 - 2 * sp.sqrt(2)) / sp.sqrt(sp.pi)) == 0
+    assert sp.limit(Phi * 2 * sp.sqrt(x), x, sp.oo) == 1
+    # Φ = π⁻¹∫₀^∞ √v (1 − e^{−(v+x)})²/(v+x)² dv, the spec's integral form, at x = 1/2
+    import mpmath
+
+    with mpmath.workdps(40):
+        x0 = mpmath.mpf(1) / 2
+        integral, err = mpmath.quad(lambda v: mpmath.sqrt(v) * (1 - mpmath.exp(-(v + x0))) ** 2 / (v + x0) ** 2,
+                                    [0, 1, 10, mpmath.inf], error=True)
+        # tolerance: the quadrature's own error estimate (the closed form is evaluated to 40 digits)
+        assert abs(integral / mpmath.pi - Phi.subs(x, sp.Rational(1, 2)).evalf(40)) < 10 * err + mpmath.mpf(10) ** -35
+    G_plus = td.response_scaling_function(x, "above")
+    assert sp.limit(G_plus, x, 0) == 1 / sp.sqrt(sp.pi)
+    assert sp.simplify(td.response_scaling_function(x, "below") - G_plus - 2 * sp.sqrt(x)) == 0
+
+
+def test_finite_n_means():
+    assert td.finite_n_ridgeless_test_error(40, 50, 1, 1) == sp.Rational(40, 9)
+    assert td.finite_n_ridgeless_test_error(50, 40, 1, 1) == sp.Rational(1, 5) + sp.Rational(40, 9)
+    with pytest.raises(ParameterError, match="infinite"):
+        td.finite_n_ridgeless_test_error(40, 41)
+
+
+def test_fd_ratio_limits():
+    assert td.fd_ratio(1, 0) == 1 and td.fd_ratio(1, 1) == sp.Rational(1, 2)

@@ -1,0 +1,209 @@
+r"""Double descent as a dynamical phase transition: exact results (Li & Goldenfeld 2026; spec double_descent.md).
+
+Model (spec §1): linear regression with N weights and P = αN Gaussian samples,
+:math:`y_\mu = w^*\cdot x_\mu/\sqrt N + \xi_\mu`, teacher entries of variance r², label noise σ², loss
+:math:`\tfrac12\sum_\mu(y_\mu - w\cdot x_\mu/\sqrt N)^2 + \tfrac\lambda2|w|^2`, gradient flow or Langevin at
+temperature T. With :math:`A = X/\sqrt N`, the eigenvalues s of :math:`A^\top A` follow the
+Marchenko–Pastur law
+
+.. math:: \mu_\alpha(ds) = (1-\alpha)_+\,\delta(s)\,ds + \frac{\sqrt{(s_+-s)(s-s_-)}}{2\pi s}\,ds,
+          \qquad s_\pm = (1\pm\sqrt\alpha)^2,
+
+and every observable is an integral over it. The Laplace transform of the response,
+:math:`\hat R(p) = \int\mu_\alpha(ds)/(s+\lambda+p)`, solves :math:`z\hat R^2 + (z+\alpha-1)\hat R - 1 = 0`
+with :math:`z = p+\lambda`. This module holds the closed forms (SymPy): the quadratic and its branch, the
+ridge and ridgeless test errors, the exact finite-N means (inverse Wishart), the exponents as series
+near α = 1, the ridge peak, and the scaling functions (erfc forms) with their limits.
+
+References: Marchenko & Pastur (1967); Hastie, Montanari, Rosset & Tibshirani, arXiv:1903.08560 (ridge
+risk); Krogh & Hertz, NIPS 3 (1990) (relaxation time, t^(−1/2) at α = 1); spec §2–§3 for the
+derivations marked [D] there, each re-derived or checked here.
+"""
+from __future__ import annotations
+
+import sympy as sp
+
+from theory._validation import ParameterError, check_range
+
+__all__ = [
+    "alpha",
+    "s",
+    "z",
+    "mp_edges",
+    "mp_density",
+    "resolvent_quadratic",
+    "resolvent",
+    "ridge_test_error",
+    "ridgeless_test_error",
+    "finite_n_ridgeless_test_error",
+    "ridge_peak",
+    "ridge_variance_at_threshold",
+    "variance_exponent_series",
+    "relaxation_time",
+    "order_parameter",
+    "critical_response_amplitude",
+    "response_scaling_function",
+    "variance_scaling_function",
+    "fd_ratio",
+]
+
+alpha = sp.Symbol("alpha", positive=True)
+s = sp.Symbol("s", nonnegative=True)
+z = sp.Symbol("z", positive=True)
+lam_ = sp.Symbol("lambda", positive=True)
+
+
+def mp_edges(a: sp.Expr = alpha) -> tuple[sp.Expr, sp.Expr]:
+    r""":math:`s_\pm = (1\pm\sqrt\alpha)^2`.
+
+    >>> mp_edges(sp.Integer(4))
+    (1, 9)
+    """
+    check_range("alpha", a, low=0, low_open=True)
+    return (1 - sp.sqrt(a)) ** 2, (1 + sp.sqrt(a)) ** 2
+
+
+def mp_density(x: sp.Expr = s, a: sp.Expr = alpha) -> sp.Expr:
+    r"""Continuous part :math:`\sqrt{(s_+-s)(s-s_-)}/(2\pi s)` on :math:`[s_-, s_+]` (mass :math:`\min(\alpha, 1)`)."""
+    lo, hi = mp_edges(a)
+    return sp.sqrt((hi - x) * (x - lo)) / (2 * sp.pi * x)
+
+
+def resolvent_quadratic(R: sp.Expr, zz: sp.Expr = z, a: sp.Expr = alpha) -> sp.Expr:
+    r""":math:`z\hat R^2 + (z + \alpha - 1)\hat R - 1` (zero at the Stieltjes-type transform)."""
+    return zz * R**2 + (zz + a - 1) * R - 1
+
+
+def resolvent(zz: sp.Expr = z, a: sp.Expr = alpha) -> sp.Expr:
+    r"""The branch :math:`\hat R = [-(z+\alpha-1) + \sqrt{(z+\alpha-1)^2 + 4z}]/(2z)`, :math:`\sim 1/z` as z → ∞.
+
+    :math:`\hat R(z) = \int\mu_\alpha(ds)/(s+z)` for z > 0 (the other root is negative).
+
+    >>> sp.limit(resolvent() * z, z, sp.oo)
+    1
+    """
+    return (-(zz + a - 1) + sp.sqrt((zz + a - 1) ** 2 + 4 * zz)) / (2 * zz)
+
+
+def ridge_test_error(a: sp.Expr = alpha, lam: sp.Expr = lam_, signal: sp.Expr = 1, noise: sp.Expr = 0) -> sp.Expr:
+    r"""Excess test error of ridge (t → ∞, T = 0, zero init):
+    :math:`\varepsilon_g = -r^2\lambda^2\hat R'(\lambda) + \sigma^2[\hat R(\lambda) + \lambda\hat R'(\lambda)]`.
+
+    Bias :math:`r^2\lambda^2\int\mu/(s+\lambda)^2` and variance :math:`\sigma^2\int\mu\,s/(s+\lambda)^2`
+    written through :math:`\hat R` (Hastie et al. 2019, Thm 1 in these units).
+    """
+    R = resolvent(lam_, a)
+    dR = sp.diff(R, lam_)
+    expr = -signal * lam_**2 * dR + noise * (R + lam_ * dR)
+    return expr.subs(lam_, lam) if lam is not lam_ else expr
+
+
+def ridgeless_test_error(a: sp.Expr = alpha, signal: sp.Expr = 1, noise: sp.Expr = 0) -> sp.Expr:
+    r"""λ → 0: :math:`r^2(1-\alpha)_+ + \sigma^2\,\alpha/(1-\alpha)` for α < 1, :math:`\sigma^2/(\alpha-1)` for α > 1.
+
+    >>> ridgeless_test_error(sp.Rational(1, 2), 1, 1), ridgeless_test_error(sp.Integer(2), 1, 1)
+    (3/2, 1)
+    """
+    a = sp.sympify(a)
+    if a == 1:
+        return sp.oo
+    if a.is_number:
+        return signal * (1 - a) + noise * a / (1 - a) if a < 1 else noise / (a - 1)
+    return sp.Piecewise((signal * (1 - a) + noise * a / (1 - a), a < 1), (noise / (a - 1), True))
+
+
+def finite_n_ridgeless_test_error(n: int, p: int, signal: sp.Expr = 1, noise: sp.Expr = 0) -> sp.Expr:
+    r"""Exact mean over Gaussian designs at finite N, P (λ = 0, T = 0, zero init, min-norm limit of GF).
+
+    Variance :math:`\sigma^2 N/(P-N-1)` (P ≥ N + 2) or :math:`\sigma^2 P/(N-P-1)` (N ≥ P + 2), from the
+    inverse-Wishart mean :math:`E[W^{-1}] = I/(m-k-1)`; bias :math:`r^2(1 - P/N)_+` (the null space keeps
+    the teacher's component, dimension N − P). The mean is infinite for |P − N| ≤ 1.
+
+    >>> finite_n_ridgeless_test_error(40, 50, 1, 1)
+    40/9
+    """
+    if int(n) != n or int(p) != p or n < 1 or p < 1:
+        raise ParameterError(f"n = {n}, p = {p}: both must be positive integers")
+    if abs(p - n) <= 1:
+        raise ParameterError(f"|p - n| = {abs(p - n)} is outside [2, inf): the mean test error is infinite")
+    n, p = sp.Integer(n), sp.Integer(p)
+    if p > n:
+        return noise * n / (p - n - 1)
+    return signal * (1 - p / n) + noise * p / (n - p - 1)
+
+
+def ridge_peak(lam: sp.Expr = lam_, noise: sp.Expr = 1) -> tuple[sp.Expr, sp.Expr]:
+    r"""Location and height of the ridge variance peak in α: :math:`\alpha^* = 1 + \lambda`,
+    :math:`\sigma^2[\sqrt{1+\lambda}/(2\sqrt\lambda) - \tfrac12]` (spec §3, checked exactly in the tests)."""
+    return 1 + lam, noise * (sp.sqrt(1 + lam) / (2 * sp.sqrt(lam)) - sp.Rational(1, 2))
+
+
+def ridge_variance_at_threshold(lam: sp.Expr = lam_, noise: sp.Expr = 1) -> sp.Expr:
+    r"""Ridge variance at α = 1: :math:`\sigma^2[1/\sqrt{\lambda(\lambda+4)} + \sqrt\lambda/(2\sqrt{\lambda+4}) - \tfrac12]`
+    :math:`\to \sigma^2/(2\sqrt\lambda)` (exponent ½)."""
+    return noise * (1 / sp.sqrt(lam * (lam + 4)) + sp.sqrt(lam) / (2 * sp.sqrt(lam + 4)) - sp.Rational(1, 2))
+
+
+def variance_exponent_series(side: str, order: int = 2) -> sp.Expr:
+    r"""Ridgeless variance (σ² = 1) as a series in ε = α − 1: :math:`1/\varepsilon` (α > 1),
+    :math:`(1+\varepsilon)/(-\varepsilon) = -1/\varepsilon - 1` (α < 1): γ = 1 on both sides, amplitude ratio 1."""
+    eps = sp.Symbol("epsilon")
+    if side == "above":
+        expr = 1 / eps
+    elif side == "below":
+        expr = (1 + eps) / (-eps)
+    else:
+        raise ParameterError(f"side = {side!r} is not one of ('above', 'below')")
+    return sp.series(expr, eps, 0, order).removeO()
+
+
+def relaxation_time(a: sp.Expr = alpha) -> sp.Expr:
+    r"""Slowest relaxation time :math:`1/s_- = (1-\sqrt\alpha)^{-2} = 4/\varepsilon^2 + O(1/\varepsilon)` (zν = 2)."""
+    return 1 / mp_edges(a)[0]
+
+
+def order_parameter(a: sp.Expr = alpha) -> sp.Expr:
+    r"""London weight / memory overlap :math:`D_s = R(\infty) = q(\infty) = (1-\alpha)_+` (β = 1)."""
+    return sp.Max(1 - a, 0)
+
+
+def critical_response_amplitude() -> sp.Expr:
+    r"""At α = 1, :math:`\hat R(p) = p^{-1/2} + O(1)` as p → 0, so :math:`R(\tau) \simeq (\pi\tau)^{-1/2}`
+    (Tauberian: :math:`p^{-1/2} \leftrightarrow \tau^{-1/2}/\Gamma(1/2)`). Returns the p^(−1/2) coefficient."""
+    p = sp.Symbol("p", positive=True)
+    R = resolvent(p, sp.Integer(1))
+    return sp.limit(R * sp.sqrt(p), p, 0)
+
+
+def response_scaling_function(x: sp.Expr, branch: str) -> sp.Expr:
+    r""":math:`R(\tau) \simeq \tau^{-1/2}\mathcal G_\pm(x)`, :math:`x = \tau(1-\sqrt\alpha)^2`:
+    :math:`\mathcal G_+ = F = e^{-x}/\sqrt\pi - \sqrt x\,\mathrm{erfc}\sqrt x` (α > 1),
+    :math:`\mathcal G_- = F + 2\sqrt x` (α < 1, the London plateau)."""
+    F = sp.exp(-x) / sp.sqrt(sp.pi) - sp.sqrt(x) * sp.erfc(sp.sqrt(x))
+    if branch == "above":
+        return F
+    if branch == "below":
+        return F + 2 * sp.sqrt(x)
+    raise ParameterError(f"branch = {branch!r} is not one of ('above', 'below')")
+
+
+def variance_scaling_function(x: sp.Expr) -> sp.Expr:
+    r"""GF variance :math:`\varepsilon_\mathrm{var}(t) \simeq \sigma^2\sqrt t\,\Phi(x)`, :math:`x = t(1-\sqrt\alpha)^2`:
+
+    .. math:: \Phi(x) = \frac{1}{2\sqrt x} + \frac{\mathrm{erfc}\sqrt{2x}}{2\sqrt x} - \frac{\mathrm{erfc}\sqrt x}{\sqrt x}
+              + 2\sqrt x[\mathrm{erfc}\sqrt{2x} - \mathrm{erfc}\sqrt x] + \frac{2e^{-x} - \sqrt2 e^{-2x}}{\sqrt\pi},
+
+    with :math:`\Phi(0^+) = (4-2\sqrt2)/\sqrt\pi` and :math:`\Phi \to 1/(2\sqrt x)`.
+    """
+    r = sp.sqrt(x)
+    return (1 / (2 * r) + sp.erfc(sp.sqrt(2) * r) / (2 * r) - sp.erfc(r) / r
+            + 2 * r * (sp.erfc(sp.sqrt(2) * r) - sp.erfc(r)) + (2 * sp.exp(-x) - sp.sqrt(2) * sp.exp(-2 * x)) / sp.sqrt(sp.pi))
+
+
+def fd_ratio(R_lag: sp.Expr, R_sum: sp.Expr) -> sp.Expr:
+    r"""Exact FD ratio for noise-free init: :math:`X(t,t') = R(t-t')/[R(t-t') + R(t+t')]` (spec §2.1).
+
+    X = 1 (FDT) when :math:`R(t+t') \to 0`; X = ½ on a frozen direction, where R ≡ 1.
+    """
+    R_lag, R_sum = sp.sympify(R_lag), sp.sympify(R_sum)
+    return R_lag / (R_lag + R_sum)
