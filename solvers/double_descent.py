@@ -37,6 +37,7 @@ __all__ = [
     "correlation",
     "fd_ratio",
     "finite_n_test_error",
+    "gd_test_error",
     "DMFTResponse",
     "dmft_response",
 ]
@@ -150,6 +151,30 @@ def test_error(alpha: float, *, lam: float = 0.0, t: float = math.inf, signal: f
     nn = _nodes_for(t, n)
     return float(_integrate(lambda x: _mode_mean_square(x, t, lam, signal, noise, temperature, init), alpha, nn,
                             rtol, "test_error"))
+
+
+def gd_test_error(alpha: float, *, lr: float, steps: int, lam: float = 0.0, signal: float = 1.0,
+                  noise: float = 0.0, init: float = 0.0, n: int | None = None, rtol: float = 1e-8) -> float:
+    r"""Excess test error after ``steps`` of discrete gradient descent with step ``lr`` (T = 0), N = ∞.
+
+    Same per-mode form as gradient flow with :math:`E = (1 - \eta\kappa)^n` and
+    :math:`G = \sum_{k<n}\eta(1-\eta\kappa)^k = (1 - E)/\kappa`; GD is stable iff
+    :math:`\eta < 2/(s_+ + \lambda)`.
+    """
+    _check_common(alpha, lam)
+    check_int("steps", steps, low=0)
+    s_plus = (1 + math.sqrt(alpha)) ** 2
+    check_range("lr", lr, low=0, high=2 / (s_plus + lam), low_open=True, high_open=True,
+                why="gradient descent diverges beyond 2/(s_+ + λ)")
+
+    def f(x: NDArray) -> NDArray:
+        kappa = x + lam
+        E = (1 - lr * kappa) ** steps
+        with np.errstate(divide="ignore", invalid="ignore"):
+            G = np.where(kappa > 0, (1 - E) / kappa, lr * steps)
+        return signal * (E + lam * G) ** 2 + init * E**2 + noise * x * G**2
+
+    return float(_integrate(f, alpha, _nodes_for(lr * steps, n), rtol, "gd_test_error"))
 
 
 def train_error(alpha: float, *, lam: float = 0.0, t: float = math.inf, signal: float = 1.0, noise: float = 0.0,

@@ -2,6 +2,6 @@
 
 Add a study by adding its module here (see the README, "Adding a study").
 """
-from verify import grokking, strata, transitive  # noqa: F401
+from verify import double_descent, grokking, strata, transitive  # noqa: F401
 
-STUDIES = ("grokking", "strata", "transitive")
+STUDIES = ("double_descent", "grokking", "strata", "transitive")
