@@ -436,3 +436,29 @@ class CriticalGrowth(Claim):
         lo, hi = est.value[0] - 1.96 * est.stderr[0], est.value[0] + 1.96 * est.stderr[0]
         return Observation(est, aux={"times": t, "variance": var},
                            info={"slope_ci95": [float(lo), float(hi)], "t_over_N2_max": float(t[-1] / cfg.n_features**2)})
+
+
+@figure("double_descent_critical", claims=("double_descent.critical_growth",),
+        caption="At α = 1: ε_var(t)/(σ²√t) of exact gradient flows on Gaussian designs (per-design curves, N = 200 at "
+                "quick scale) against the MP prediction, which tends to Φ(0) = (4 − 2√2)/√π (dashed).")
+def fig_critical(verdicts):
+    import matplotlib.pyplot as plt
+
+    pt = verdicts["double_descent.critical_growth"].points[0]
+    t, var = pt.aux["times"], pt.aux["variance"]
+    noise = pt.params["noise"]
+    fig, ax = plt.subplots()
+    for r in range(var.shape[1]):
+        ax.plot(t, var[:, r] / (noise * np.sqrt(t)), color="C0", lw=0.4, alpha=0.5)
+    grid = np.geomspace(1, 1e4, 40)
+    mp = [sd.test_error(1.0, t=float(x), signal=0.0, noise=noise) / (noise * math.sqrt(x)) for x in grid]
+    ax.plot(grid, mp, "k-", lw=0.8, label="MP, N = ∞")
+    ax.axhline((4 - 2 * math.sqrt(2)) / math.sqrt(math.pi), color="k", ls="--", lw=0.6, label="Φ(0)")
+    ax.set_xscale("log")
+    ax.set_xlabel("t")
+    ax.set_ylabel(r"$\varepsilon_\mathrm{var}/(\sigma^2\sqrt{t})$")
+    ax.legend(fontsize=5)
+    rows = [{"series": "mp", "t": float(x), "ratio": float(m)} for x, m in zip(grid, mp)]
+    rows += [{"series": f"design{r}", "t": float(x), "ratio": float(v / (noise * math.sqrt(x)))}
+             for r in range(var.shape[1]) for x, v in zip(t, var[:, r])]
+    return fig, rows
