@@ -21,7 +21,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from solvers import double_descent as sd
-from theory._validation import check_int, check_range
+from theory._validation import ParameterError, check_int, check_range
 from verify.core import Claim, Estimate, Observation, register
 
 __all__ = ["DesignDraw", "draw_designs", "gradient_descent", "gradient_flow_limit"]
@@ -97,8 +97,6 @@ class FiniteN:
         check_int("n_features", self.n_features, low=2)
         check_int("n_samples", self.n_samples, low=2)
         if abs(self.n_samples - self.n_features) < 4:
-            from theory._validation import ParameterError
-
             raise ParameterError(f"|n_samples - n_features| = {abs(self.n_samples - self.n_features)} is outside "
                                  "[4, inf): the estimator's variance is infinite there (inverse-Wishart moments)")
         check_range("signal", self.signal, low=0)
@@ -182,8 +180,8 @@ class CurveParams:
 
 
 @dataclass(frozen=True, kw_only=True)
-class CurveConfig:
-    """Sizes N and 2N (extrapolated in 1/N), independent designs per size, teacher/noise draws per design."""
+class SampleConfig:
+    """Size N, independent designs, and teacher/noise draws per design (the learning curve also runs 2N)."""
 
     n_features: int = 50
     replicates: int = 48
@@ -204,9 +202,9 @@ class LearningCurve(Claim):
     rival_statement = "A single relaxation rate s = α (no MP spread of the spectrum): ε_g = r²(1−ηα)^{2n} + σ²(1−(1−ηα)^n)²/α."
     reference = f"{REFERENCE} §2.1, §4.1"
     Params = CurveParams
-    Config = CurveConfig
-    scales = {"quick": CurveConfig(n_features=50, replicates=64, draws=32),
-              "paper": CurveConfig(n_features=100, replicates=128, draws=32)}
+    Config = SampleConfig
+    scales = {"quick": SampleConfig(n_features=50, replicates=64, draws=32),
+              "paper": SampleConfig(n_features=100, replicates=128, draws=32)}
     # quick scale resolves the N = ∞ curve to 10 % at every step (the single-rate rival is off by 25–30 %);
     # paper scale (2× the designs at twice the size) resolves ≈ 6 %
     relevance = 0.1
@@ -223,12 +221,12 @@ class LearningCurve(Claim):
         E = np.array([(1 - p.lr * p.alpha) ** n for n in p.steps])
         return Estimate(p.signal * E**2 + p.noise * (1 - E) ** 2 / p.alpha)
 
-    def bias(self, p: CurveParams, cfg: CurveConfig) -> float:
+    def bias(self, p: CurveParams, cfg: SampleConfig) -> float:
         """Residual of the linear 1/N extrapolation, O(1/N²). Budget 10·(r² + σ²)/(N·2N): a 1/N coefficient
         up to 10× the error scale r² + σ² (declared, not fitted)."""
         return 10 * (p.signal + p.noise) / (2 * cfg.n_features**2)
 
-    def simulate(self, p: CurveParams, cfg: CurveConfig, rng: np.random.Generator) -> Observation:
+    def simulate(self, p: CurveParams, cfg: SampleConfig, rng: np.random.Generator) -> Observation:
         means, ses = [], []
         for N, child in zip((cfg.n_features, 2 * cfg.n_features), rng.spawn(2)):
             d = draw_designs(N, int(round(p.alpha * N)), cfg.replicates, signal=p.signal, noise=p.noise,
@@ -380,18 +378,6 @@ class CriticalParams:
         return np.geomspace(self.t_min, self.t_max, 9)
 
 
-@dataclass(frozen=True, kw_only=True)
-class CriticalConfig:
-    n_features: int = 200
-    replicates: int = 24
-    draws: int = 16
-
-    def __post_init__(self) -> None:
-        check_int("n_features", self.n_features, low=4)
-        check_int("replicates", self.replicates, low=2)
-        check_int("draws", self.draws, low=1)
-
-
 @register
 class CriticalGrowth(Claim):
     id = "double_descent.critical_growth"
@@ -402,8 +388,9 @@ class CriticalGrowth(Claim):
     rival_statement = "Linear growth, as for free diffusion in flat directions: slope 1."
     reference = f"{REFERENCE} §3 (ε_var(t) at α = 1), §4.5"
     Params = CriticalParams
-    Config = CriticalConfig
-    scales = {"quick": CriticalConfig(), "paper": CriticalConfig(n_features=400, replicates=64, draws=32)}
+    Config = SampleConfig
+    scales = {"quick": SampleConfig(n_features=200, replicates=24, draws=16),
+              "paper": SampleConfig(n_features=400, replicates=64, draws=32)}
     labels = ("slope", "amplitude ratio to Phi(0)")
     relevance = 0.1
 
@@ -421,12 +408,12 @@ class CriticalGrowth(Claim):
     def rival(self, p: CriticalParams) -> Estimate:
         return Estimate([1.0, self.theory(p).value[1]])
 
-    def bias(self, p: CriticalParams, cfg: CriticalConfig) -> NDArray:
+    def bias(self, p: CriticalParams, cfg: SampleConfig) -> NDArray:
         """Finite-N: the density's hard edge is cut at s ~ N^(−2), felt at relative order t/N² (≤ 0.25 % here);
         the bulk's O(1/N) correction of a smooth statistic: budget 1/N on both numbers."""
         return np.array([1.0 / cfg.n_features, 1.0 / cfg.n_features])
 
-    def simulate(self, p: CriticalParams, cfg: CriticalConfig, rng: np.random.Generator) -> Observation:
+    def simulate(self, p: CriticalParams, cfg: SampleConfig, rng: np.random.Generator) -> Observation:
         t = p.times
         var = exact_flow_variance(cfg.n_features, cfg.replicates, cfg.draws, t, noise=p.noise, rng=rng).mean(axis=2)
         slopes = np.array([np.polyfit(np.log(t), np.log(var[:, r]), 1)[0] for r in range(cfg.replicates)])
