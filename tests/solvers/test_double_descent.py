@@ -98,3 +98,26 @@ def test_finite_n_and_errors():
         sd.test_error(-1.0)
     with pytest.raises(ParameterError, match="t_prime"):
         sd.fd_ratio(1.0, 2.0, 0.5)
+
+
+@pytest.mark.parametrize("alpha, lam, temperature, init", [(0.5, 0.0, 0.0, 0.3), (2.0, 0.1, 0.2, 0.0), (1.0, 0.0, 0.0, 0.0)])
+def test_dmft_correlations_reproduce_the_mp_learning_curves(alpha, lam, temperature, init):
+    """C_v(t, t) = ε_g(t) and C_r(t, t) = E_tr(t): the O(H²) DMFT at H and H/2, Richardson-extrapolated, must
+    meet the MP integrals within the estimate |C_H − C_{H/2}|/3 of the H/2 solution's error."""
+    kw = dict(lam=lam, signal=1.0, noise=0.5, temperature=temperature, init=init)
+    coarse = sd.dmft_correlations(alpha, t_max=4.0, H=0.1, **kw)
+    fine = sd.dmft_correlations(alpha, t_max=4.0, H=0.05, **kw)
+    assert 10 <= fine.iterations <= 40  # quasi-nilpotent Volterra operators: spec reports 15–35
+    idx_c, idx_f = np.arange(5, 41, 5), np.arange(10, 81, 10)  # t = 0.5, 1.0, …, 4.0
+    for diag_c, diag_f, fun in ((coarse.test_error, fine.test_error, sd.test_error),
+                                (coarse.train_error, fine.train_error, sd.train_error)):
+        est = np.abs(diag_c[idx_c] - diag_f[idx_f]) / 3
+        extrap = diag_f[idx_f] + (diag_f[idx_f] - diag_c[idx_c]) / 3
+        mp = np.array([fun(alpha, t=float(x), **kw) for x in fine.t[idx_f]])
+        assert np.all(np.abs(diag_f[idx_f] - mp) <= 2 * est + 1e-12)
+        assert np.all(np.abs(extrap - mp) <= est)  # the extrapolation removes the H² term
+
+
+def test_dmft_correlations_raise_without_convergence():
+    with pytest.raises(SolverConvergenceError, match="Picard"):
+        sd.dmft_correlations(2.0, noise=1.0, t_max=4.0, H=0.1, max_iter=2)
