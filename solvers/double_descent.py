@@ -155,6 +155,9 @@ def test_error(alpha: float, *, lam: float = 0.0, t: float = math.inf, signal: f
                             rtol, "test_error"))
 
 
+test_error.__test__ = False  # a physics function, not a pytest test (when this file is passed to pytest)
+
+
 def gd_test_error(alpha: float, *, lr: float, steps: int, lam: float = 0.0, signal: float = 1.0,
                   noise: float = 0.0, init: float = 0.0, n: int | None = None, rtol: float = 1e-8) -> float:
     r"""Excess test error after ``steps`` of discrete gradient descent with step ``lr`` (T = 0), N = ∞.
@@ -177,6 +180,9 @@ def gd_test_error(alpha: float, *, lr: float, steps: int, lam: float = 0.0, sign
         return signal * (E + lam * G) ** 2 + init * E**2 + noise * x * G**2
 
     return float(_integrate(f, alpha, _nodes_for(lr * steps, n), rtol, "gd_test_error"))
+
+
+gd_test_error.__test__ = False
 
 
 def train_error(alpha: float, *, lam: float = 0.0, t: float = math.inf, signal: float = 1.0, noise: float = 0.0,
