@@ -144,7 +144,7 @@ def test_error(alpha: float, *, lam: float = 0.0, t: float = math.inf, signal: f
                 return math.inf
             if temperature > 0 and alpha < 1:
                 return math.inf  # free diffusion in the N − P flat directions
-            var = noise * (alpha / (1 - alpha) if alpha < 1 else 1 / (alpha - 1))
+            var = 0.0 if noise == 0 else noise * (alpha / (1 - alpha) if alpha < 1 else 1 / (alpha - 1))
             thermal = temperature / (alpha - 1) if temperature > 0 else 0.0  # ∫μ/s = 1/(α−1) for α > 1
             return (signal + init) * max(1 - alpha, 0.0) + var + thermal
         R, dR = _resolvent_and_derivative(lam, alpha)

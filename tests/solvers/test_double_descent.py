@@ -121,3 +121,9 @@ def test_dmft_correlations_reproduce_the_mp_learning_curves(alpha, lam, temperat
 def test_dmft_correlations_raise_without_convergence():
     with pytest.raises(SolverConvergenceError, match="Picard"):
         sd.dmft_correlations(2.0, noise=1.0, t_max=4.0, H=0.1, max_iter=2)
+
+
+def test_noiseless_threshold_is_finite():
+    """At α = 1 without noise the ridgeless error is the (vanishing) bias, not a division by zero."""
+    assert sd.test_error(1.0, signal=1.0) == 0.0
+    assert sd.test_error(1.0, noise=1.0) == math.inf
