@@ -21,6 +21,7 @@ relevance somewhere, or whose rival prediction is not rejected by the same data,
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -35,6 +36,8 @@ __all__ = [
     "bootstrap_se",
     "mean_and_stderr",
     "binomial_interval",
+    "InterceptFit",
+    "extrapolate_intercept",
 ]
 
 #: one-sided normal quantile for 80 % power
@@ -143,3 +146,43 @@ def binomial_interval(successes: int, trials: int, confidence: float = 0.95) -> 
     lo = 0.0 if successes == 0 else float(stats.beta.ppf(a / 2, successes, trials - successes + 1))
     hi = 1.0 if successes == trials else float(stats.beta.ppf(1 - a / 2, successes + 1, trials - successes))
     return lo, hi
+
+
+@dataclass(frozen=True)
+class InterceptFit:
+    """Weighted least-squares fit of ``means = intercept + slope * x``.
+
+    ``chi2`` (with ``dof`` = len(x) − 2 degrees of freedom) checks the linear model itself.
+    """
+
+    intercept: float
+    intercept_se: float
+    slope: float
+    chi2: float
+    dof: int
+
+
+def extrapolate_intercept(x: ArrayLike, means: ArrayLike, ses: ArrayLike) -> InterceptFit:
+    r"""Extrapolate independent means to x = 0 (e.g. x = 1/N) by weighted least squares.
+
+    Weights :math:`1/se_i^2`; the intercept is a fixed linear combination :math:`\sum_i c_i\,\bar y_i` of
+    the means, so its standard error is :math:`\sqrt{\sum_i c_i^2 se_i^2}` exactly (no model-based
+    rescaling by χ²).
+
+    >>> fit = extrapolate_intercept([1, 0.5, 0.25], [1.3, 1.15, 1.075], [0.01, 0.01, 0.01])
+    >>> round(fit.intercept, 12), round(fit.slope, 12)
+    (1.0, 0.3)
+    """
+    x, y, s = (np.asarray(v, float) for v in (x, means, ses))
+    if not (x.shape == y.shape == s.shape) or x.ndim != 1 or len(x) < 2:
+        raise ValueError(f"x, means, ses must be 1-d of one length >= 2; got {x.shape}, {y.shape}, {s.shape}")
+    if np.any(s <= 0):
+        raise ValueError(f"ses = {s} must be positive")
+    w = 1 / s**2
+    design = np.column_stack([np.ones_like(x), x])
+    cov = np.linalg.inv(design.T @ (w[:, None] * design))
+    coef_rows = cov @ (design.T * w)
+    intercept, slope = coef_rows @ y
+    resid = y - design @ np.array([intercept, slope])
+    return InterceptFit(float(intercept), float(math.sqrt(np.sum(coef_rows[0] ** 2 * s**2))), float(slope),
+                        float(np.sum(w * resid**2)), len(x) - 2)
