@@ -173,6 +173,51 @@ def bench_model_t(runs=(64, 256, 1024, 4096), d: int = 2) -> dict:
             "expected_exponent": 1.0}
 
 
+def bench_augmentation_solvers() -> list[dict]:
+    """Augmentation equivalents per point: asymptotic (MP quadrature), conditional on a drawn F (after one
+    eigh), dense p×p (non-commuting moments)."""
+    from solvers import augmentation as sa
+    from verify.augmentation import draw_feature_weights
+
+    rng = np.random.default_rng(0)
+    f = draw_feature_weights(600, 300, rng)
+    beta = rng.standard_normal(300) / math.sqrt(300)
+    mom = sa.rf_moments(draw_feature_weights(200, 100, rng), rng.standard_normal(100) / 10,
+                        sa.AdditiveNoise(np.linspace(0.1, 1.0, 100), shift=0.8), "relu")
+    rows = [
+        ("test_error (asymptotic, erf, p/n = 2, k = 4)",
+         lambda: sa.test_error(n=400, d=400, p=800, lam=1e-2, k=4, activation="erf", noise_std=0.7)),
+        ("conditional_equivalent (p = 600, incl. eigh)",
+         lambda: sa.conditional_equivalent(f, beta, n=400, lam=1e-2, k=4, activation="erf", noise_var=0.5)),
+        ("deterministic_equivalent (dense, p = 200, anisotropic + shift)",
+         lambda: sa.deterministic_equivalent(mom, n=150, k=4, lam=1e-2)),
+    ]
+    return [{"claim": name, "points": 1, "ms_per_point_median": 1e3 * best_time(fn, repeat=3, min_time=0.2),
+             "note": "(augmentation solver)"} for name, fn in rows]
+
+
+def bench_augmentation_readout(dims=(100, 200, 400), k: int = 4) -> dict:
+    """One trained random-feature readout and its exact test MSE (ReLU, p = 2d, n = d, k copies) vs the
+    same-shape matmuls it needs: features X̃Fᵀ, Gram Z̃ᵀZ̃, FFᵀ."""
+    from verify.augmentation import AugParams, simulate_test_error
+
+    out = []
+    for d in dims:
+        p, n = 2 * d, d
+        params = AugParams(activation="relu", p_over_d=2.0, n_over_d=1.0, k=k, strength=0.5)
+        t_sim = best_time(lambda: simulate_test_error(params, d, np.random.default_rng(0)), repeat=3, min_time=0.2)
+        rng = np.random.default_rng(1)
+        xa, f = rng.standard_normal((n * k, d)), rng.standard_normal((p, d))
+        z = xa @ f.T
+        t_ref = best_time(lambda: (xa @ f.T, z.T @ z, f @ f.T), repeat=3, min_time=0.2)
+        flops = 2 * n * k * d * p + 2 * n * k * p * p + 2 * p * p * d + p**3 / 3
+        out.append({"d": d, "p": p, "rows": n * k, "s_per_readout": t_sim, "gflops": flops / t_sim / 1e9,
+                    "ratio_to_matmul": t_ref / t_sim})
+    slope = np.polyfit(np.log([r["d"] for r in out]), np.log([r["s_per_readout"] for r in out]), 1)[0]
+    return {"kernel": "RF readout on k copies + exact test MSE (augmentation)", "rows": out,
+            "cost_exponent_in_d": float(slope), "expected_exponent": 3.0}
+
+
 def bench_dask(n_points: int = 8) -> dict:
     from distributed import Client, LocalCluster
 
@@ -240,8 +285,8 @@ def main() -> int:
     res = {"machine": f"{platform.processor() or platform.machine()}, python {platform.python_version()}, "
                       f"BLAS {[i.get('internal_api') for i in threadpool_info()]} pinned to 1 thread"}
     with threadpool_limits(limits=1):
-        res["solvers"] = bench_solvers() + bench_strata_solvers()
-        res["kernels"] = [bench_linear_heavy_ball(), bench_mlp(), bench_model_t()]
+        res["solvers"] = bench_solvers() + bench_strata_solvers() + bench_augmentation_solvers()
+        res["kernels"] = [bench_linear_heavy_ball(), bench_mlp(), bench_model_t(), bench_augmentation_readout()]
     if args.dask:
         res["dask"] = bench_dask()
     if args.quick_run:

@@ -1,0 +1,99 @@
+"""Augmentation simulations: readout solvers, samplers, the exact k = ∞ readouts, reproducibility."""
+import math
+
+import numpy as np
+import pytest
+from scipy import linalg
+
+from solvers import augmentation as sa
+from theory._validation import ParameterError
+from verify import augmentation as va
+from verify._stats import extrapolate_intercept
+
+EPS = np.finfo(float).eps
+
+
+@pytest.mark.parametrize("rows, p", [(200, 50), (30, 80)])
+def test_fit_readout_primal_and_dual_agree_with_the_normal_equations(rows, p):
+    rng = np.random.default_rng(0)
+    z, y = rng.standard_normal((rows, p)), rng.standard_normal(rows)
+    lam = 0.03
+    ref = linalg.solve(z.T @ z / rows + lam * np.eye(p), z.T @ y / rows)
+    cond = np.linalg.cond(z.T @ z / rows + lam * np.eye(p))
+    assert np.max(np.abs(va.fit_readout(z, y, lam) - ref)) <= 8 * cond * (rows + p) * EPS * np.linalg.norm(ref)
+
+
+def test_feature_rows_have_norm_sqrt_d():
+    f = va.draw_feature_weights(30, 20, np.random.default_rng(1))
+    assert np.allclose(np.linalg.norm(f, axis=1), math.sqrt(20), rtol=0, atol=64 * EPS)
+
+
+def test_expected_loss_readout_with_isotropic_noise_is_ridge_with_lambda_plus_s2():
+    """Bishop at finite n, exactly: (Σ̂ + s²I + λI)⁻¹Xᵀy/n."""
+    rng = np.random.default_rng(2)
+    x, y = rng.standard_normal((40, 25)), rng.standard_normal(40)
+    a = va._expected_loss_readout(sa.AdditiveNoise(0.3), x, y, 0.01)
+    b = va.fit_readout(x, y, 0.31)
+    assert np.max(np.abs(a - b)) <= 1e-12 * np.linalg.norm(b)
+
+
+@pytest.mark.parametrize("family", [sa.Masking(0.7), sa.GlobalScaling(1.0, 0.5), sa.AdditiveNoise(np.linspace(0.1, 1, 6), 0.8)])
+def test_many_copies_converge_to_the_expected_loss_readout(family):
+    """The k-copy readout tends to the closed-form k = ∞ readout (law of large numbers over copies):
+    the gap shrinks as k grows 16-fold (by ≈ 4 in expectation)."""
+    rng = np.random.default_rng(3)
+    x, y = rng.standard_normal((30, 6)), rng.standard_normal(30)
+    target = va._expected_loss_readout(family, x, y, 0.05)
+    gaps = []
+    for k in (50, 800):
+        readouts = [va.fit_readout(family.sample(np.repeat(x, k, axis=0), r), np.repeat(y, k), 0.05)
+                    for r in np.random.default_rng(4).spawn(4)]
+        gaps.append(np.mean([np.linalg.norm(a - target) for a in readouts]))
+    assert gaps[1] < gaps[0] / 2
+
+
+def test_samplers_have_the_stated_moments():
+    rng = np.random.default_rng(5)
+    x = np.ones((200_000, 2))
+    masked = sa.Masking(0.8).sample(x, rng)
+    assert abs(masked.mean() - 1) < 5 * math.sqrt(0.25 / masked.size)  # Var = (1−κ)/κ = 0.25
+    scaled = sa.GlobalScaling(1.0, 0.5).sample(x, rng)
+    assert np.all(scaled[:, 0] == scaled[:, 1])  # one scalar per copy
+    assert abs(scaled[:, 0].var() - 0.5) < 5 * 0.5 * math.sqrt(2 / len(x))
+
+
+def test_simulation_is_reproducible_from_its_generator():
+    p = va.AugParams(activation="relu", p_over_d=1.5, k=2)
+    a = va.simulate_test_error(p, 20, np.random.default_rng(7))
+    b = va.simulate_test_error(p, 20, np.random.default_rng(7))
+    assert a == b
+
+
+def test_size_extrapolation_records_every_size():
+    p = va.AugParams(activation="linear", n_over_d=1.5, k=2)
+    est, aux, info = va.size_extrapolated_error(p, va.SizeConfig(base_d=8, seeds=4), np.random.default_rng(8))
+    assert list(aux["d"]) == [8, 16, 32] and est.n == 4 * (4 + 2 + 1)
+    assert info["fit_dof"] == 1
+
+
+def test_extrapolated_intercept_recovers_a_planted_line_within_its_error():
+    """Means drawn around a + b/d with known errors: the intercept lands within 4 SE (false-alarm 6e-5)."""
+    rng = np.random.default_rng(9)
+    x = np.array([1 / 50, 1 / 100, 1 / 200])
+    ses = np.array([0.02, 0.015, 0.01])
+    fit = extrapolate_intercept(x, 1.0 + 3.0 * x + ses * rng.standard_normal(3), ses)
+    assert abs(fit.intercept - 1.0) < 4 * fit.intercept_se
+
+
+@pytest.mark.parametrize("kwargs, name", [({"activation": "tanh"}, "activation"), ({"lam": 0.0}, "lam"),
+                                          ({"family": "mask", "strength": 1.5}, "strength"),
+                                          ({"activation": "relu", "spectrum": "decay"}, "spectrum"),
+                                          ({"p_over_d": 2.0}, "p_over_d")])
+def test_bad_parameters_name_themselves(kwargs, name):
+    with pytest.raises(ParameterError, match=name):
+        va.AugParams(**kwargs)
+
+
+def test_random_features_at_infinite_k_are_refused_by_the_simulator():
+    with pytest.raises(ParameterError, match="k = inf"):
+        va.simulate_test_error(va.AugParams(activation="erf", p_over_d=2.0, k=math.inf), 10, np.random.default_rng(0))
