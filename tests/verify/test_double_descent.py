@@ -40,3 +40,48 @@ def test_finite_n_params_refuse_infinite_variance():
         vd.FiniteN(n_features=40, n_samples=42)
     with pytest.raises(ParameterError, match="lr"):
         vd.CurveParams(alpha=2.0, lr=0.5)
+
+
+def test_twin_copies_measure_the_exact_discrete_response():
+    """Twins share the noise, so w_twin − w = h Σ_j (I − dt K)^j dt u exactly (to round-off) for every replica."""
+    from verify.double_descent import langevin_twins
+
+    rng = np.random.default_rng(0)
+    N, P, dt, h = 30, 20, 0.05, 0.1
+    A = rng.standard_normal((P, N)) / np.sqrt(N)
+    y = rng.standard_normal(P)
+    run = langevin_twins(A, y, temperature=0.3, dt=dt, n_steps=40, wait_steps=np.array([10, 25, 40]), replicas=4,
+                         field=h, rng=rng)
+    prop = np.eye(N) - dt * (A.T @ A)
+    for j, nw in enumerate((10, 25, 40)):
+        expected = sum(np.linalg.matrix_power(prop, i) for i in range(40 - nw)) @ (dt * h * run["patterns"]) if nw < 40 \
+            else np.zeros((N, 4))
+        assert np.max(np.abs(run["twin_shift"][j] - expected)) < 1e-12
+
+
+def test_fd_theory_slope_is_one_half_on_free_modes_and_one_minus_kappa_dt_over_two_for_stationary_modes():
+    from verify.double_descent import fd_plot_theory, fd_slope
+
+    waits = np.array([500, 600, 700, 800, 900, 1000])
+    free = fd_slope(*fd_plot_theory(np.zeros(5), temperature=0.2, dt=0.02, n_steps=1000, wait_steps=waits,
+                                    weights=np.full(5, 0.2)))
+    assert abs(free - 0.5) < 1e-12
+    stiff = fd_slope(*fd_plot_theory(np.full(5, 2.0), temperature=0.2, dt=0.02, n_steps=1000, wait_steps=waits,
+                                     weights=np.full(5, 0.2)))
+    # Euler–Maruyama: stationary variance T/(κ(1 − κdt/2)), so X = 1 − κdt/2 (t_w ≥ 10 ≫ 1/κ: e^{−κ(t+t_w)} < 1e-17)
+    assert abs(stiff - (1 - 2.0 * 0.02 / 2)) < 1e-9
+
+
+def test_fd_params_refuse_a_null_space_above_the_threshold():
+    from verify.double_descent import FDParams
+
+    with pytest.raises(ParameterError, match="alpha < 1"):
+        FDParams(alpha=2.0, subspace="null")
+
+
+def test_log_slope_recovers_a_planted_power_law():
+    from verify.double_descent import _log_slope
+
+    eps = np.array([0.1, 0.2, 0.4])
+    slope, se, amp = _log_slope(eps, 3.0 * eps**-1.0, 0.01 * np.ones(3))
+    assert abs(slope + 1) < 1e-12 and abs(amp - 3) < 1e-10 and se > 0
