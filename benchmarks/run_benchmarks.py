@@ -218,6 +218,41 @@ def bench_augmentation_readout(dims=(100, 200, 400), k: int = 4) -> dict:
             "cost_exponent_in_d": float(slope), "expected_exponent": 3.0}
 
 
+def bench_perceptron_solvers() -> list[dict]:
+    """Perceptron saddle points per call: RS storage point, KM capacity (brentq in α), frozen ground state,
+    teacher–student transitions (two brentq roots)."""
+    from solvers import perceptron as sp_
+
+    rows = [
+        ("rs_storage (alpha = 0.5, beta = inf)", lambda: sp_.rs_storage(0.5)),
+        ("rs_storage (alpha = 0.9, beta = 3)", lambda: sp_.rs_storage(0.9, beta=3.0)),
+        ("storage_capacity (kappa = 0)", sp_.storage_capacity),
+        ("frozen_ground_state (alpha = 1.5)", lambda: sp_.frozen_ground_state(1.5)),
+        ("teacher_student_transitions (beta = inf)", sp_.teacher_student_transitions),
+    ]
+    return [{"claim": name, "points": 1, "ms_per_point_median": 1e3 * best_time(fn, repeat=3, min_time=0.2),
+             "note": "(perceptron solver)"} for name, fn in rows]
+
+
+def bench_enumeration(sizes=(14, 16, 18, 20), m: int = 20) -> dict:
+    """Exhaustive enumeration of one instance (all 2^N configurations, M patterns, energies for every load)
+    vs the numpy matmul of the same shape, (M × N) @ (N × 2^N)."""
+    from verify.perceptron import energy_histograms, sign_configurations
+
+    out = []
+    for n in sizes:
+        w = sign_configurations(n)
+        rng = np.random.default_rng(0)
+        x, y = rng.standard_normal((m, n)), rng.choice([-1.0, 1.0], size=m)
+        t_enum = best_time(lambda: energy_histograms(x, y), repeat=3, min_time=0.2)
+        t_ref = best_time(lambda: x @ w.T, repeat=3, min_time=0.2)
+        out.append({"N": n, "M": m, "s_per_instance": t_enum, "config_patterns_per_s": 2**n * m / t_enum,
+                    "ratio_to_matmul": t_ref / t_enum})
+    slope = np.polyfit([r["N"] for r in out], np.log2([r["s_per_instance"] for r in out]), 1)[0]
+    return {"kernel": "exhaustive enumeration, energies for every load (perceptron)", "rows": out,
+            "cost_exponent_in_N_base2": float(slope), "expected_exponent": 1.0}
+
+
 def bench_dask(n_points: int = 8) -> dict:
     from distributed import Client, LocalCluster
 
@@ -285,8 +320,10 @@ def main() -> int:
     res = {"machine": f"{platform.processor() or platform.machine()}, python {platform.python_version()}, "
                       f"BLAS {[i.get('internal_api') for i in threadpool_info()]} pinned to 1 thread"}
     with threadpool_limits(limits=1):
-        res["solvers"] = bench_solvers() + bench_strata_solvers() + bench_augmentation_solvers()
-        res["kernels"] = [bench_linear_heavy_ball(), bench_mlp(), bench_model_t(), bench_augmentation_readout()]
+        res["solvers"] = (bench_solvers() + bench_strata_solvers() + bench_augmentation_solvers()
+                          + bench_perceptron_solvers())
+        res["kernels"] = [bench_linear_heavy_ball(), bench_mlp(), bench_model_t(), bench_augmentation_readout(),
+                          bench_enumeration()]
     if args.dask:
         res["dask"] = bench_dask()
     if args.quick_run:

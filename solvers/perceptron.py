@@ -1,0 +1,347 @@
+r"""Replica-symmetric saddle points of the binary (±1) perceptron, storage and teacher–student (spec perceptron.md §2).
+
+Conventions (spec §1): patterns ξ ~ N(0, I_N), α = M/N, weights W ∈ {±1}^N, stabilities
+Δ = yW·ξ/√N, energy E(W) = #{μ: Δ_μ < κ}, Gibbs weight :math:`e^{-\beta E}`, so the single-pattern
+channel is :math:`Z_\mathrm{out} = \epsilon_\beta + (1-\epsilon_\beta)H(u)`, :math:`\epsilon_\beta = e^{-\beta}`,
+:math:`H(x) = \tfrac12\operatorname{erfc}(x/\sqrt2)`.
+
+Numerics, stated once:
+
+* Gaussian averages :math:`\int Dz\,f(z)` use probabilists' Gauss–Hermite with ``N_NODES`` = 401 nodes
+  (``scipy.special.roots_hermitenorm``, weights / √(2π)); every ln H is ``log_ndtr`` and every G/H ratio
+  is formed in the log domain, so nothing underflows at large arguments.
+* Integrands that turn into a step of width 1/b as q → 1 (the teacher–student channel) are integrated
+  after the substitution s = bt, where they are smooth (:func:`_teacher_average`).
+* Fixed points: damped iteration (damping 0.5) to 1e-9, then ``brentq`` on the scalar equation
+  F(q) − q = 0 in a bracket around the iterate (xtol 1e-14). No sign change or no convergence raises
+  :class:`~solvers.SolverConvergenceError`; nothing returns a last iterate.
+* Thresholds (capacity, first-order transition, spinodal) are ``brentq`` roots in α with xtol 1e-12.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Callable
+
+import numpy as np
+from numpy.typing import NDArray
+from scipy import optimize, special
+
+from solvers._errors import SolverConvergenceError
+from theory._validation import check_range
+
+__all__ = [
+    "N_NODES",
+    "gaussian_average",
+    "log_h",
+    "RSStorage",
+    "rs_storage",
+    "storage_capacity",
+    "frozen_ground_state",
+    "TeacherStudent",
+    "teacher_student_rs",
+    "Transitions",
+    "teacher_student_transitions",
+]
+
+N_NODES = 401
+_LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
+
+
+@lru_cache(maxsize=8)
+def _nodes(n: int) -> tuple[NDArray, NDArray]:
+    x, w = special.roots_hermitenorm(n)
+    return x, w / math.sqrt(2 * math.pi)
+
+
+def gaussian_average(fun: Callable[[NDArray], NDArray], n: int = N_NODES) -> float:
+    r""":math:`\int Dz\,f(z)` by n-node probabilists' Gauss–Hermite.
+
+    >>> round(gaussian_average(lambda z: z**4), 12)
+    3.0
+    """
+    x, w = _nodes(n)
+    return float(w @ fun(x))
+
+
+def log_h(x: NDArray) -> NDArray:
+    """ln H(x) = ln Φ(−x), accurate for any x (``scipy.special.log_ndtr``)."""
+    return special.log_ndtr(-np.asarray(x, float))
+
+
+def _g_over_h(x: NDArray) -> NDArray:
+    """G(x)/H(x) without underflow: exp(−x²/2 − ln√(2π) − ln H(x))."""
+    x = np.asarray(x, float)
+    return np.exp(-0.5 * x * x - _LOG_SQRT_2PI - log_h(x))
+
+
+def _log2cosh(x: NDArray) -> NDArray:
+    ax = np.abs(x)
+    return ax + np.log1p(np.exp(-2 * ax))
+
+
+def _solve_scalar(update: Callable[[float], float], q0: float, *, what: str, damping: float = 0.5,
+                  max_iter: int = 5000, tol: float = 1e-9) -> float:
+    """Damped iteration of q ← update(q) in (0, 1), then brentq on update(q) − q around the iterate."""
+    q = q0
+    for it in range(max_iter):
+        new = update(q)
+        if 1 < new <= 1 + 1e-12:
+            new = 1.0  # a tanh average rounds a few ulp above 1 at the perfect-overlap end
+        if not 0 <= new <= 1 or not math.isfinite(new):
+            raise SolverConvergenceError(f"{what}: iterate left [0, 1] (q = {new}) at step {it}")
+        if abs(new - q) < tol:
+            break
+        q = damping * q + (1 - damping) * new
+    else:
+        raise SolverConvergenceError(f"{what}: damped iteration did not reach {tol:g} in {max_iter} steps "
+                                     f"(last change {abs(new - q):.3g})", result={"q": q})
+    f = lambda x: update(x) - x  # noqa: E731
+    width = 1e-6
+    for _ in range(30):
+        lo, hi = max(q - width, 1e-15), min(q + width, 1 - 1e-15)
+        if f(lo) * f(hi) <= 0:
+            return optimize.brentq(f, lo, hi, xtol=1e-14, rtol=4 * np.finfo(float).eps)
+        width *= 4
+    raise SolverConvergenceError(f"{what}: no sign change of F(q) − q around the iterate q = {q:.12g}")
+
+
+# ============================================================================ storage
+@dataclass(frozen=True)
+class RSStorage:
+    r"""RS saddle point of the storage problem at (α, β, κ).
+
+    Attributes
+    ----------
+    q, qhat : float
+        Overlap between two configurations of the Gibbs measure and its conjugate.
+    free_entropy : float
+        :math:`\phi = -\hat q(1-q)/2 + \int Dz\ln2\cosh\sqrt{\hat q}z + \alpha\int Dz\ln Z_\mathrm{out}`.
+    energy : float
+        Errors per weight, :math:`e = \alpha\int Dz\,\epsilon_\beta(1-H(u))/Z_\mathrm{out}` (0 at β = ∞).
+    entropy : float
+        :math:`s = \phi + \beta e` (at β = ∞: φ, the log-number of solutions per weight).
+    train_error : float
+        Errors per pattern, e/α.
+    """
+
+    alpha: float
+    beta: float
+    kappa: float
+    q: float
+    qhat: float
+    free_entropy: float
+    energy: float
+    entropy: float
+    train_error: float
+
+
+def _storage_terms(q: float, alpha: float, beta: float, kappa: float):
+    x, w = _nodes(N_NODES)
+    u = (kappa - math.sqrt(q) * x) / math.sqrt(1 - q)
+    if beta == math.inf:
+        log_z = log_h(u)
+        ratio = _g_over_h(u)  # (1 − ε)G/Z at ε = 0
+        err = np.zeros_like(u)
+    else:
+        eps = math.exp(-beta)
+        lh = log_h(u)
+        log_z = np.logaddexp(-beta, math.log1p(-eps) + lh)
+        ratio = np.exp(math.log1p(-eps) - 0.5 * u * u - _LOG_SQRT_2PI - log_z)
+        with np.errstate(divide="ignore"):
+            err = np.exp(-beta + np.log(-np.expm1(lh)) - log_z)  # ε(1 − H)/Z; H = 1 gives exactly 0
+    qhat = alpha / (1 - q) * float(w @ ratio**2)
+    return qhat, float(w @ log_z), float(w @ err)
+
+
+def rs_storage(alpha: float, *, beta: float = math.inf, kappa: float = 0.0) -> RSStorage:
+    r"""RS saddle point of the Gardner volume at load α, inverse temperature β, margin κ (spec §2.1).
+
+    :math:`q = \int Dz\tanh^2(\sqrt{\hat q}z)`,
+    :math:`\hat q = \frac{\alpha}{1-q}\int Dz\,[(1-\epsilon_\beta)G(u)/Z_\mathrm{out}]^2`,
+    :math:`u = (\kappa - \sqrt q z)/\sqrt{1-q}`.
+
+    >>> r = rs_storage(0.5)
+    >>> round(r.entropy, 6), round(r.train_error, 12)
+    (0.31439, 0.0)
+    """
+    check_range("alpha", alpha, low=0, low_open=True)
+    check_range("beta", beta, low=0, low_open=True)
+    check_range("kappa", kappa, low=-10, high=10)
+    x, w = _nodes(N_NODES)
+
+    def update(q: float) -> float:
+        qhat = _storage_terms(max(q, 1e-14), alpha, beta, kappa)[0]
+        return float(w @ np.tanh(math.sqrt(qhat) * x) ** 2)
+
+    q = _solve_scalar(update, 0.5, what=f"RS storage at alpha = {alpha}, beta = {beta}, kappa = {kappa}")
+    qhat, e_log_z, e_err = _storage_terms(q, alpha, beta, kappa)
+    phi = -qhat * (1 - q) / 2 + float(w @ _log2cosh(math.sqrt(qhat) * x)) + alpha * e_log_z
+    energy = alpha * e_err
+    entropy = phi + (beta * energy if beta != math.inf else 0.0)
+    return RSStorage(alpha, beta, kappa, q, qhat, phi, energy, entropy, energy / alpha)
+
+
+def storage_capacity(*, kappa: float = 0.0) -> float:
+    r"""Krauth–Mézard capacity: the root in α of the RS zero-temperature entropy, s(α) = 0 (spec §2.1).
+
+    >>> round(storage_capacity(), 6)
+    0.833079
+    """
+    check_range("kappa", kappa, low=-2, high=3)
+    s = lambda a: rs_storage(a, kappa=kappa).entropy  # noqa: E731
+    lo, hi = 0.05, 0.99
+    while s(lo) < 0:
+        lo /= 2
+        if lo < 1e-6:
+            raise SolverConvergenceError(f"capacity at kappa = {kappa}: entropy negative at every load tried")
+    return optimize.brentq(s, lo, hi, xtol=1e-12)
+
+
+def frozen_ground_state(alpha: float, *, kappa: float = 0.0) -> tuple[float, float]:
+    r"""Frozen-1RSB ground state above capacity (spec §2.2): with :math:`\Phi_{1RSB}(m,\beta) = \phi_{RS}(m\beta)/m`
+    the Parisi parameter sticks at mβ = β_s, the root of :math:`s_{RS}(\beta_s) = 0`, and the ground-state
+    errors per pattern are :math:`e_{RS}(\beta_s)/\alpha`. Returns (β_s, e_GS/α); raises below capacity,
+    where s_RS > 0 at every β.
+    """
+    check_range("alpha", alpha, low=0, low_open=True)
+    s = lambda b: rs_storage(alpha, beta=b, kappa=kappa).entropy  # noqa: E731
+    hi = 2.0
+    while s(hi) > 0:
+        hi *= 2
+        if hi > 200:
+            raise SolverConvergenceError(f"alpha = {alpha} is below capacity (RS entropy positive up to beta = 200): "
+                                         "no freezing, the ground state has zero errors")
+    beta_s = optimize.brentq(s, 1e-3, hi, xtol=1e-12)
+    return beta_s, rs_storage(alpha, beta=beta_s, kappa=kappa).train_error
+
+
+# ============================================================================ teacher–student (β = ∞)
+#: Gauss–Legendre rule on s ∈ [−S_MAX, S_MAX] for the channel integrals in s = bt (integrands decay like
+#: e^{−s²/2} on both sides, below 1e-31 beyond |s| = 12)
+S_MAX = 12.0
+N_LEGENDRE = 400
+
+
+@lru_cache(maxsize=4)
+def _legendre(n: int) -> tuple[NDArray, NDArray]:
+    x, w = np.polynomial.legendre.leggauss(n)
+    return S_MAX * x, S_MAX * w
+
+
+def _channel_average(b: float, fun: Callable[[NDArray], NDArray], power: int) -> float:
+    r""":math:`\int Dt\,t^{p}f(bt)` for f decaying like e^{−s²/2} in s = bt.
+
+    b ≥ 1: :math:`b^{-1-p}\int ds\,\varphi(s/b)s^pf(s)` by Gauss–Legendre on [−S_MAX, S_MAX] (f has width
+    1 in s, φ(s/b) is smooth); b < 1: Gauss–Hermite in t directly (f(bt) has width 1/b > 1 in t).
+    """
+    if b >= 1:
+        s, w = _legendre(N_LEGENDRE)
+        dens = np.exp(-0.5 * (s / b) ** 2) / math.sqrt(2 * math.pi)
+        return float(w @ (dens * s**power * fun(s))) / b ** (1 + power)
+    x, w = _nodes(N_NODES)
+    return float(w @ (x**power * fun(b * x)))
+
+
+def _psi_and_derivative(q: float) -> tuple[float, float]:
+    r""":math:`\Psi(q) = 2\int Dt\,\Phi(bt)\ln\Phi(bt)` and :math:`d\Psi/dq`, b = √(q/(1−q)) (spec §2.3):
+    :math:`d\Psi/db = 2\int Dt\,t\,G(bt)\ln\Phi(bt)` (the spec's +1 term integrates to 0 by symmetry),
+    :math:`db/dq = 1/(2\sqrt q(1-q)^{3/2})`."""
+    b = math.sqrt(q / (1 - q))
+    psi = 2 * _channel_average(b, _phi_log_phi, 0)
+    dpsi_db = 2 * _channel_average(b, lambda s: np.exp(-0.5 * s * s - _LOG_SQRT_2PI) * special.log_ndtr(s), 1)
+    return psi, dpsi_db / (2 * math.sqrt(q) * (1 - q) ** 1.5)
+
+
+def _phi_log_phi(s: NDArray) -> NDArray:
+    lp = special.log_ndtr(s)
+    return np.exp(lp) * lp
+
+
+@dataclass(frozen=True)
+class TeacherStudent:
+    """Bayes-optimal (β = ∞, Nishimori line q = R) RS fixed point: overlap q = R, conjugate q̂, free entropy
+    φ and Gibbs generalization error ε_g = arccos(R)/π."""
+
+    alpha: float
+    q: float
+    qhat: float
+    free_entropy: float
+    generalization_error: float
+
+
+#: overlaps above this are the perfect-generalization state q = R = 1 (b = √(q/(1−q)) > 10⁵)
+Q_PERFECT = 1 - 1e-10
+
+
+def _ts_update(alpha: float):
+    x, w = _nodes(N_NODES)
+
+    def qhat_of(q: float) -> float:
+        return 2 * alpha * _psi_and_derivative(q)[1]
+
+    def update(q: float) -> float:
+        qh = qhat_of(min(max(q, 1e-12), Q_PERFECT))
+        return float(w @ np.tanh(qh + math.sqrt(qh) * x))
+
+    return update, qhat_of
+
+
+def teacher_student_rs(alpha: float, *, q0: float = 1e-3) -> TeacherStudent:
+    r"""The β = ∞ teacher–student RS fixed point reached from ``q0`` (small: the uninformative branch).
+
+    :math:`q = \int Dz\tanh(\hat q + \sqrt{\hat q}z)`, :math:`\hat q = 2\alpha\,d\Psi/dq`,
+    :math:`\phi = -\hat q(1+q)/2 + \int Dz\ln2\cosh(\hat q+\sqrt{\hat q}z) + \alpha\Psi(q)`.
+    """
+    check_range("alpha", alpha, low=0, low_open=True)
+    check_range("q0", q0, low=0, high=1, low_open=True, high_open=True)
+    update, qhat_of = _ts_update(alpha)
+    q = _solve_scalar(lambda x: min(update(x), Q_PERFECT), q0, what=f"teacher-student RS at alpha = {alpha}",
+                      max_iter=20000)
+    if q >= Q_PERFECT:  # no poor fixed point: the flow reaches perfect generalization (φ = 0, ε_g = 0)
+        return TeacherStudent(alpha, 1.0, math.inf, 0.0, 0.0)
+    return _ts_state(alpha, q, qhat_of(q))
+
+
+def _ts_state(alpha: float, q: float, qhat: float) -> TeacherStudent:
+    x, w = _nodes(N_NODES)
+    psi, _ = _psi_and_derivative(q)
+    phi = -qhat * (1 + q) / 2 + float(w @ _log2cosh(qhat + math.sqrt(qhat) * x)) + alpha * psi
+    return TeacherStudent(alpha, q, qhat, phi, math.acos(min(q, 1.0)) / math.pi)
+
+
+@dataclass(frozen=True)
+class Transitions:
+    """Teacher–student thresholds at β = ∞: ``first_order`` (the poor branch's φ reaches 0, the free entropy
+    of the perfect-generalization state; Györgyi) and ``spinodal`` (the poor branch disappears: AMP from an
+    uninformative start succeeds beyond it)."""
+
+    beta: float
+    first_order: float
+    spinodal: float
+
+
+def teacher_student_transitions(*, beta: float = math.inf) -> Transitions:
+    """First-order transition and spinodal of the β = ∞ teacher–student perceptron (spec §2.3).
+
+    The spinodal is where min_q [F(q) − q] over the poor branch's basin touches 0; found by brentq in α
+    on that minimum, not by slow fixed-point runs (spec §2.6).
+    """
+    if beta != math.inf:
+        raise NotImplementedError("finite-beta teacher-student thresholds (spec §2.3, panel quadrature) are not "
+                                  "implemented yet; beta = inf only")
+
+    def poor_phi(a: float) -> float:
+        return teacher_student_rs(a).free_entropy
+
+    first = optimize.brentq(poor_phi, 1.1, 1.4, xtol=1e-12)
+
+    def gap(a: float) -> float:
+        update, _ = _ts_update(a)
+        res = optimize.minimize_scalar(lambda q: update(q) - q, bounds=(0.3, 0.95), method="bounded",
+                                       options={"xatol": 1e-12})
+        return -res.fun  # > 0 while the poor fixed point exists (F dips below the diagonal)
+
+    spin = optimize.brentq(gap, 1.3, 1.7, xtol=1e-12)
+    return Transitions(beta, first, spin)

@@ -1,0 +1,105 @@
+"""Perceptron saddle points against independent references: mpmath integrals, the spec's tables,
+classical thresholds, and the exact identities of the model."""
+import math
+
+import mpmath as mp
+import numpy as np
+import pytest
+
+from solvers import perceptron as sp_
+from solvers._errors import SolverConvergenceError
+from theory import perceptron as tp
+from theory._validation import ParameterError
+
+FP_TOL = 1e-9  # brentq on q to 1e-14; stationary functionals move by O(δq²)
+
+
+def test_gauss_hermite_matches_mpmath_on_the_storage_channel():
+    """∫Dz ln H(u(z)) at q = 0.3 with 401 nodes against mpmath tanh-sinh at 30 digits."""
+    q = 0.3
+    num = sp_.gaussian_average(lambda z: sp_.log_h(-math.sqrt(q) * z / math.sqrt(1 - q)))
+    ref = tp.gaussian_average_mp(lambda z: mp.log(mp.ncdf(mp.sqrt(q) * z / mp.sqrt(1 - q))), digits=30)
+    assert abs(num - float(ref)) < 1e-12
+
+
+def test_log_h_is_finite_far_in_the_tail():
+    assert np.isfinite(sp_.log_h(np.array([40.0, 200.0]))).all()
+    assert abs(sp_.log_h(np.array([40.0]))[0] - float(mp.log(mp.ncdf(-40)))) < 1e-12
+
+
+def test_gardner_entropy_at_half_load():
+    """Spec §2.5 check value: s(α = 0.5) = 0.314390 (RS, κ = 0)."""
+    assert abs(sp_.rs_storage(0.5).entropy - 0.314390) < 5e-7
+
+
+def test_krauth_mezard_capacity():
+    """α_KM ≈ 0.833 (Krauth & Mézard 1989; 0.8330786 with this quadrature, stable to 1e-10 against 801 nodes)."""
+    a = sp_.storage_capacity()
+    assert abs(a - 0.8330786) < 5e-7
+    assert abs(sp_.rs_storage(a).entropy) < 1e-10
+
+
+def test_capacity_is_quadrature_converged():
+    old = sp_.N_NODES
+    try:
+        sp_.N_NODES = 801
+        a801 = sp_.storage_capacity()
+    finally:
+        sp_.N_NODES = old
+    assert abs(a801 - sp_.storage_capacity()) < 1e-10
+
+
+@pytest.mark.parametrize("alpha, beta_s, e_gs", [(0.85, 8.938, 0.002094), (0.9, 6.778, 0.009777), (1.0, 5.345, 0.026268),
+                                                 (1.5, 3.359, 0.095930), (2.0, 2.685, 0.143632)])
+def test_frozen_ground_state_reproduces_the_spec_table(alpha, beta_s, e_gs):
+    b, e = sp_.frozen_ground_state(alpha)
+    assert abs(b - beta_s) < 5e-4 and abs(e - e_gs) < 5e-7
+
+
+def test_frozen_ground_state_refuses_loads_below_capacity():
+    with pytest.raises(SolverConvergenceError, match="below capacity"):
+        sp_.frozen_ground_state(0.5)
+
+
+def test_finite_temperature_thermodynamic_identity():
+    """s = φ + βe with e = −∂φ/∂β: check ∂φ/∂β by central differences (h = 1e-4: error O(h²) ≈ 1e-8)."""
+    a, b, h = 0.9, 3.0, 1e-4
+    r = sp_.rs_storage(a, beta=b)
+    dphi = (sp_.rs_storage(a, beta=b + h).free_entropy - sp_.rs_storage(a, beta=b - h).free_entropy) / (2 * h)
+    assert abs(-dphi - r.energy) < 1e-7
+    assert abs(r.entropy - (r.free_entropy + b * r.energy)) < 1e-15
+
+
+def test_zero_load_limit_is_the_full_hypercube():
+    r = sp_.rs_storage(1e-6)
+    assert abs(r.entropy - math.log(2)) < 1e-5 and r.q < 1e-5
+
+
+def test_teacher_student_thresholds():
+    """Györgyi's first-order transition ≈ 1.245 and the poor-branch spinodal ≈ 1.493 (spec §2.3, §3)."""
+    t = sp_.teacher_student_transitions()
+    assert abs(t.first_order - 1.24468) < 5e-5
+    assert abs(t.spinodal - 1.4926) < 5e-4
+    assert t.first_order < float(tp.annealed_teacher_student(digits=15)[0]) < t.spinodal
+
+
+def test_teacher_student_branch_beyond_the_spinodal_is_perfect():
+    ts = sp_.teacher_student_rs(1.6)
+    assert ts.q == 1.0 and ts.generalization_error == 0.0
+
+
+def test_teacher_student_small_alpha_is_the_annealed_count():
+    """At q → 0 the free entropy is ln 2 − α ln 2 (every student consistent with a random label half the time)."""
+    ts = sp_.teacher_student_rs(1e-4)
+    assert abs(ts.free_entropy - (1 - 1e-4) * math.log(2)) < 1e-6
+
+
+def test_finite_beta_teacher_student_thresholds_are_stated_as_missing():
+    with pytest.raises(NotImplementedError, match="finite-beta"):
+        sp_.teacher_student_transitions(beta=3.0)
+
+
+@pytest.mark.parametrize("kwargs, name", [({"alpha": -1.0}, "alpha"), ({"alpha": 0.5, "beta": 0.0}, "beta")])
+def test_bad_input_names_the_parameter(kwargs, name):
+    with pytest.raises(ParameterError, match=name):
+        sp_.rs_storage(**kwargs)
