@@ -29,7 +29,7 @@ from numpy.typing import NDArray
 from scipy import optimize, special
 
 from solvers._errors import SolverConvergenceError
-from theory._validation import check_range
+from theory._validation import ParameterError, check_range
 
 __all__ = [
     "N_NODES",
@@ -39,6 +39,8 @@ __all__ = [
     "rs_storage",
     "storage_capacity",
     "frozen_ground_state",
+    "max_margin",
+    "freezing_criterion",
     "TeacherStudent",
     "teacher_student_rs",
     "Transitions",
@@ -215,6 +217,71 @@ def frozen_ground_state(alpha: float, *, kappa: float = 0.0) -> tuple[float, flo
                                          "no freezing, the ground state has zero errors")
     beta_s = optimize.brentq(s, 1e-3, hi, xtol=1e-12)
     return beta_s, rs_storage(alpha, beta=beta_s, kappa=kappa).train_error
+
+
+def max_margin(alpha: float) -> float:
+    r"""κ_max(α): the largest margin with a positive RS zero-temperature entropy, root in κ of s(α, κ) = 0
+    (spec §2.1, the capacity line read the other way; κ_max(0.5) = 0.418062)."""
+    check_range("alpha", alpha, low=0, low_open=True)
+    s = lambda k: rs_storage(alpha, kappa=k).entropy  # noqa: E731
+    lo, hi = -3.0, 0.0
+    if s(hi) > 0:
+        lo, hi = 0.0, 0.5
+        while s(hi) > 0:
+            lo, hi = hi, 2 * hi
+            if hi > 10:
+                raise SolverConvergenceError(f"max_margin: entropy still positive at kappa = {hi} (alpha = {alpha})")
+    return optimize.brentq(s, lo, hi, xtol=1e-12)
+
+
+def _panel_average(fun: Callable[[NDArray], NDArray], *, std: float, edge: float, width: float,
+                   nodes: int = 120) -> float:
+    """∫ N(ω; 0, std²) f(ω) dω by Gauss–Legendre on panels split at ``edge`` ± 10·``width`` (a boundary
+    layer of width ``width`` at the decision boundary) and cut at ±12 std."""
+    x, w = np.polynomial.legendre.leggauss(nodes)
+    lo, hi = -12 * std, 12 * std
+    cuts = sorted({lo, hi, *[min(max(edge + k * width, lo), hi) for k in (-10, 0, 10)]})
+    total = 0.0
+    for a, b in zip(cuts[:-1], cuts[1:]):
+        if b <= a:
+            continue
+        om = 0.5 * (b - a) * x + 0.5 * (a + b)
+        dens = np.exp(-0.5 * (om / std) ** 2) / (std * math.sqrt(2 * math.pi))
+        total += 0.5 * (b - a) * float(w @ (dens * fun(om)))
+    return total
+
+
+def freezing_criterion(loss: str, *, beta: float, variance: float, omega_var: float, kappa: float = 0.0) -> float:
+    r""":math:`E_\omega[g_\mathrm{out}^2]`, :math:`g_\mathrm{out} = \partial_\omega\ln Z_\mathrm{out}(\omega; V)`, ω ~ N(0, ``omega_var``),
+    for the single-pattern Gibbs weight at 1RSB overlap q₁ = 1 − V (spec §2.2): q̂₁ = α·E[g²].
+
+    * ``"step"`` (error counting): :math:`Z = \epsilon_\beta + (1-\epsilon_\beta)H(u)`, u = (κ − ω)/√V,
+      :math:`g = (1-\epsilon_\beta)G(u)/(\sqrt V Z)` — a boundary layer of width √V, so
+      :math:`E[g^2] \approx C(\beta)p_\omega(\kappa)/\sqrt V \to \infty`: the frozen solution survives.
+    * ``"hinge"``: :math:`Z = H(u) + e^{\beta(\omega-\kappa)+\beta^2V/2}\Phi(u-\beta\sqrt V)` and
+      :math:`g = \beta e^{\beta(\omega-\kappa)+\beta^2V/2}\Phi(u-\beta\sqrt V)/Z \le \beta`, so
+      :math:`E[g^2] \to \beta^2P(\omega<\kappa)` stays finite: no freezing.
+    """
+    check_range("beta", beta, low=0, low_open=True)
+    check_range("variance", variance, low=0, low_open=True)
+    check_range("omega_var", omega_var, low=0, low_open=True)
+    sv = math.sqrt(variance)
+    if loss == "step":
+        eps = math.exp(-beta)
+
+        def g2(om):
+            u = (kappa - om) / sv
+            log_z = np.logaddexp(-beta, math.log1p(-eps) + log_h(u))
+            return np.exp(2 * (math.log1p(-eps) - 0.5 * u * u - _LOG_SQRT_2PI - log_z)) / variance
+    elif loss == "hinge":
+        def g2(om):
+            u = (kappa - om) / sv
+            log_a = beta * (om - kappa) + 0.5 * beta * beta * variance + special.log_ndtr(u - beta * sv)
+            log_z = np.logaddexp(log_h(u), log_a)
+            return beta * beta * np.exp(2 * (log_a - log_z))
+    else:
+        raise ParameterError(f"loss = {loss!r} is not one of ('step', 'hinge')")
+    return _panel_average(g2, std=math.sqrt(omega_var), edge=kappa, width=sv)
 
 
 # ============================================================================ teacher–student (β = ∞)

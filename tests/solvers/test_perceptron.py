@@ -103,3 +103,24 @@ def test_finite_beta_teacher_student_thresholds_are_stated_as_missing():
 def test_bad_input_names_the_parameter(kwargs, name):
     with pytest.raises(ParameterError, match=name):
         sp_.rs_storage(**kwargs)
+
+
+@pytest.mark.parametrize("alpha, kappa", [(0.3, 0.895392), (0.5, 0.418062), (0.7, 0.136762), (0.75, 0.081879),
+                                          (0.8, 0.031341), (0.83, 0.002852)])
+def test_max_margin_line_reproduces_the_spec_table(alpha, kappa):
+    assert abs(sp_.max_margin(alpha) - kappa) < 5e-7
+
+
+def test_max_margin_vanishes_at_capacity():
+    assert abs(sp_.max_margin(sp_.storage_capacity())) < 1e-8
+
+
+def test_freezing_criterion_step_diverges_hinge_saturates():
+    """Spec §2.2 check (ω ~ N(0, 0.55), β = 2): √V·E[g²] → 0.5969 for the step, E[g²] → β²P(ω < 0) = 2 for the
+    hinge, over V = 10⁻¹ … 10⁻⁶."""
+    step = [math.sqrt(v) * sp_.freezing_criterion("step", beta=2.0, variance=v, omega_var=0.55) for v in (1e-4, 1e-6)]
+    hinge = [sp_.freezing_criterion("hinge", beta=2.0, variance=v, omega_var=0.55) for v in (1e-1, 1e-4, 1e-6)]
+    assert abs(step[1] - 0.5969) < 5e-5 and abs(step[0] - step[1]) < 1e-4
+    assert hinge[0] < hinge[1] < hinge[2] < 2.0 and abs(hinge[2] - 2.0) < 2e-3  # approach ∝ √V
+    with pytest.raises(ParameterError, match="loss"):
+        sp_.freezing_criterion("logistic", beta=1.0, variance=0.1, omega_var=1.0)
