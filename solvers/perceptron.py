@@ -45,6 +45,8 @@ __all__ = [
     "teacher_student_rs",
     "Transitions",
     "teacher_student_transitions",
+    "TeacherStudentFinite",
+    "teacher_student_finite",
 ]
 
 N_NODES = 401
@@ -284,6 +286,88 @@ def freezing_criterion(loss: str, *, beta: float, variance: float, omega_var: fl
     return _panel_average(g2, std=math.sqrt(omega_var), edge=kappa, width=sv)
 
 
+# ============================================================================ teacher–student, finite β
+@lru_cache(maxsize=2)
+def _panel_rule(per_panel: int = 24) -> tuple[NDArray, NDArray]:
+    """Gauss–Legendre panels on t ∈ [−12, 12] with breakpoints 0, ±5·10⁻⁴ … ±12 (geometric): resolves the
+    steps H(−at) and Z(bt) of widths 1/a, 1/b at any a, b ≤ 10³ (spec §2.3: plain Gauss–Hermite fails there)."""
+    edges = np.geomspace(5e-4, 12.0, 16)
+    cuts = np.concatenate([-edges[::-1], [0.0], edges])
+    x, w = np.polynomial.legendre.leggauss(per_panel)
+    nodes, weights = [], []
+    for a, b in zip(cuts[:-1], cuts[1:]):
+        nodes.append(0.5 * (b - a) * x + 0.5 * (a + b))
+        weights.append(0.5 * (b - a) * w)
+    t = np.concatenate(nodes)
+    return t, np.concatenate(weights) * np.exp(-0.5 * t * t) / math.sqrt(2 * math.pi)
+
+
+def _ts_finite_terms(q: float, r: float, alpha: float, beta: float):
+    """(q̂, R̂, G_E) of the finite-β teacher–student channel (spec §2.3)."""
+    t, w = _panel_rule()
+    eps = math.exp(-beta)
+    a = r / math.sqrt(q - r * r)
+    b = math.sqrt(q / (1 - q))
+    log_z = np.logaddexp(-beta, math.log1p(-eps) + log_h(-b * t))
+    h_at = np.exp(log_h(-a * t))
+    g_at = np.exp(-0.5 * (a * t) ** 2 - _LOG_SQRT_2PI)
+    dlogz = np.exp(math.log1p(-eps) - 0.5 * (b * t) ** 2 - _LOG_SQRT_2PI - log_z)  # ∂lnZ/∂(bt)
+    i1 = float(w @ (t * g_at * log_z))
+    i2 = float(w @ (h_at * t * dlogz))
+    d_r = 2 * q / (q - r * r) ** 1.5 * i1
+    d_q = -r / (q - r * r) ** 1.5 * i1 + i2 / (math.sqrt(q) * (1 - q) ** 1.5)
+    g_e = 2 * float(w @ (h_at * log_z))
+    return -2 * alpha * d_q, alpha * d_r, g_e
+
+
+@dataclass(frozen=True)
+class TeacherStudentFinite:
+    """Finite-β teacher–student RS fixed point: overlaps q (student–student) and R (student–teacher), their
+    conjugates, the free entropy φ, and ε_g = arccos(R)/π."""
+
+    alpha: float
+    beta: float
+    q: float
+    r: float
+    qhat: float
+    rhat: float
+    free_entropy: float
+    generalization_error: float
+    perfect: bool
+
+
+def teacher_student_finite(alpha: float, beta: float, *, start: tuple[float, float] = (0.05, 0.04),
+                           damping: float = 0.5, tol: float = 1e-10, max_iter: int = 20000) -> TeacherStudentFinite:
+    r"""Damped iteration of the finite-β teacher–student RS equations (spec §2.3) from ``start`` = (q, R).
+
+    :math:`\hat q = -2\alpha\partial_qG_E`, :math:`\hat R = \alpha\partial_RG_E`,
+    :math:`R = \int Dz\tanh(\hat R+\sqrt{\hat q}z)`, :math:`q = \int Dz\tanh^2(\hat R+\sqrt{\hat q}z)`;
+    :math:`\phi = -\hat q(1-q)/2 - R\hat R + \int Dz\ln2\cosh(\hat R+\sqrt{\hat q}z) + \alpha G_E`.
+    When the iteration runs into q, R → 1 the state is the frozen perfect-generalization point (φ = 0).
+    Raises when neither a fixed point (max step < ``tol``) nor the perfect state is reached.
+    """
+    check_range("alpha", alpha, low=0, low_open=True)
+    check_range("beta", beta, low=0, low_open=True)
+    x, w = _nodes(N_NODES)
+    q, r = start
+    for _ in range(max_iter):
+        qh, rh, _ = _ts_finite_terms(q, r, alpha, beta)
+        field = rh + math.sqrt(max(qh, 0.0)) * x
+        th = np.tanh(field)
+        r_new, q_new = float(w @ th), float(w @ (th * th))
+        if q_new > 1 - 1e-9 or r_new > 1 - 1e-9:
+            return TeacherStudentFinite(alpha, beta, 1.0, 1.0, math.inf, math.inf, 0.0, 0.0, True)
+        r_new = min(r_new, math.sqrt(q_new) * (1 - 1e-12))  # keep q − R² > 0 (Cauchy–Schwarz)
+        step = max(abs(q_new - q), abs(r_new - r))
+        q, r = damping * q + (1 - damping) * q_new, damping * r + (1 - damping) * r_new
+        if step < tol:
+            qh, rh, g_e = _ts_finite_terms(q, r, alpha, beta)
+            phi = -qh * (1 - q) / 2 - r * rh + float(w @ _log2cosh(rh + math.sqrt(qh) * x)) + alpha * g_e
+            return TeacherStudentFinite(alpha, beta, q, r, qh, rh, phi, math.acos(r) / math.pi, False)
+    raise SolverConvergenceError(f"finite-beta teacher-student at alpha = {alpha}, beta = {beta}: no fixed point "
+                                 f"after {max_iter} iterations (last step {step:.3g})", result={"q": q, "R": r})
+
+
 # ============================================================================ teacher–student (β = ∞)
 #: Gauss–Legendre rule on s ∈ [−S_MAX, S_MAX] for the channel integrals in s = bt (integrands decay like
 #: e^{−s²/2} on both sides, below 1e-31 beyond |s| = 12)
@@ -390,14 +474,17 @@ class Transitions:
 
 
 def teacher_student_transitions(*, beta: float = math.inf) -> Transitions:
-    """First-order transition and spinodal of the β = ∞ teacher–student perceptron (spec §2.3).
+    """First-order transition and spinodal of the teacher–student perceptron (spec §2.3).
 
-    The spinodal is where min_q [F(q) − q] over the poor branch's basin touches 0; found by brentq in α
-    on that minimum, not by slow fixed-point runs (spec §2.6).
+    β = ∞ (Nishimori line, one equation): the spinodal is where min_q [F(q) − q] over the poor branch's
+    basin touches 0, found by brentq in α on that minimum, not by slow fixed-point runs (spec §2.6); both
+    thresholds to 1e-12 in α. Finite β (four equations, :func:`teacher_student_finite`): the first-order
+    transition is the brentq root of the poor branch's φ, the spinodal the bisection point (to 1e-4 in α)
+    where the damped iteration from an uninformative start stops finding a poor fixed point.
     """
+    check_range("beta", beta, low=0, low_open=True)
     if beta != math.inf:
-        raise NotImplementedError("finite-beta teacher-student thresholds (spec §2.3, panel quadrature) are not "
-                                  "implemented yet; beta = inf only")
+        return _finite_beta_transitions(beta)
 
     def poor_phi(a: float) -> float:
         return teacher_student_rs(a).free_entropy
@@ -412,3 +499,25 @@ def teacher_student_transitions(*, beta: float = math.inf) -> Transitions:
 
     spin = optimize.brentq(gap, 1.3, 1.7, xtol=1e-12)
     return Transitions(beta, first, spin)
+
+
+def _finite_beta_transitions(beta: float) -> Transitions:
+    def poor(a: float) -> TeacherStudentFinite:
+        return teacher_student_finite(a, beta)
+
+    lo, hi = 1.0, 1.2
+    while not poor(hi).perfect and poor(hi).free_entropy > 0:
+        lo, hi = hi, hi + 0.2
+        if hi > 4:
+            raise SolverConvergenceError(f"beta = {beta}: poor-branch free entropy positive up to alpha = 4")
+    # spinodal: last α with a poor fixed point (bisection on the flag)
+    s_lo, s_hi = lo, hi
+    while not poor(s_hi).perfect:
+        s_lo, s_hi = s_hi, s_hi + 0.2
+        if s_hi > 5:
+            raise SolverConvergenceError(f"beta = {beta}: the poor branch persists up to alpha = 5")
+    while s_hi - s_lo > 1e-4:
+        mid = 0.5 * (s_lo + s_hi)
+        s_lo, s_hi = (s_lo, mid) if poor(mid).perfect else (mid, s_hi)
+    first = optimize.brentq(lambda a: poor(a).free_entropy, lo, min(hi, s_lo), xtol=1e-10)
+    return Transitions(beta, first, 0.5 * (s_lo + s_hi))

@@ -94,9 +94,22 @@ def test_teacher_student_small_alpha_is_the_annealed_count():
     assert abs(ts.free_entropy - (1 - 1e-4) * math.log(2)) < 1e-6
 
 
-def test_finite_beta_teacher_student_thresholds_are_stated_as_missing():
-    with pytest.raises(NotImplementedError, match="finite-beta"):
-        sp_.teacher_student_transitions(beta=3.0)
+@pytest.mark.parametrize("beta, first, spinodal", [(2.0, 1.5708, 1.9026), (3.0, 1.3663, 1.6468), (4.0, 1.2923, 1.5532),
+                                                   (10.0, 1.2448, 1.4928)])
+def test_finite_beta_teacher_student_thresholds_reproduce_the_spec_table(beta, first, spinodal):
+    """Spec §2.3 [D] table; first-order to the table's 4 decimals, spinodal to the bisection width 1e-4 plus
+    the table's rounding."""
+    t = sp_.teacher_student_transitions(beta=beta)
+    assert abs(t.first_order - first) < 6e-5
+    assert abs(t.spinodal - spinodal) < 2e-4
+
+
+def test_finite_beta_fixed_point_tends_to_the_nishimori_line():
+    """β → ∞: q → R and both equal the Bayes-optimal overlap (φ too); the gap closes like e^(−β)."""
+    bayes = sp_.teacher_student_rs(1.0)
+    hot = sp_.teacher_student_finite(1.0, 40.0)
+    assert abs(hot.q - hot.r) < 1e-8 and abs(hot.r - bayes.q) < 1e-7
+    assert abs(hot.free_entropy - bayes.free_entropy) < 1e-7
 
 
 @pytest.mark.parametrize("kwargs, name", [({"alpha": -1.0}, "alpha"), ({"alpha": 0.5, "beta": 0.0}, "beta")])
