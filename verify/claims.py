@@ -2,6 +2,6 @@
 
 Add a study by adding its module here (see the README, "Adding a study").
 """
-from verify import augmentation, double_descent, grokking, strata, transitive  # noqa: F401
+from verify import augmentation, double_descent, grokking, perceptron, strata, transitive  # noqa: F401
 
-STUDIES = ("augmentation", "double_descent", "grokking", "strata", "transitive")
+STUDIES = ("augmentation", "double_descent", "grokking", "perceptron", "strata", "transitive")

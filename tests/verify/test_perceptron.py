@@ -53,3 +53,20 @@ def test_quenched_entropy_is_reproducible_and_rejects_non_integer_loads():
     assert np.array_equal(a["means"], b["means"])
     with pytest.raises(ParameterError, match="not an integer"):
         vp.quenched_entropy((0.3,), (8, 12, 16), 4, np.random.default_rng(0))
+
+
+def test_reinforced_amp_solves_an_easy_instance_and_its_answer_is_a_solution():
+    rng = np.random.default_rng(4)
+    n, m = 300, 90
+    f = rng.standard_normal((m, n)) * rng.choice([-1.0, 1.0], size=m)[:, None]
+    ok, t = vp.reinforced_amp(f, rng=rng)
+    assert ok and t < 3000
+
+
+def test_reinforced_amp_reports_failure_above_capacity():
+    """α = 1.2 > α_KM: no solution exists (whp), so a reported success would be a bug."""
+    rng = np.random.default_rng(5)
+    n = 200
+    f = rng.standard_normal((240, n)) * rng.choice([-1.0, 1.0], size=240)[:, None]
+    ok, _ = vp.reinforced_amp(f, max_iter=800, rng=rng)
+    assert not ok
