@@ -13,7 +13,8 @@ Simulations (Malatesta, Passalacqua & Zecchina 2026; spec perceptron.md §4a):
 
 * reinforced AMP (:func:`reinforced_amp`, spec §4c) on storage instances at N ~ 10³: the GAMP
   iteration for the ±1 prior with the step channel, reinforcement h ← B + λt·h_old, stopped at the first
-  zero-error sign vector.
+  zero-error sign vector; Bayes-optimal AMP (:func:`bayes_amp`) for teacher–student, whose fixed point is
+  compared with the RS state evolution.
 
 Status: the enumeration kernels are tested but carry no claim yet — extrapolating enumeration means in 1/N
 over N = 12…20 multiplies the largest size's standard error by ≈ 4, so at quick scale they cannot resolve
@@ -31,12 +32,13 @@ from scipy import special
 
 from theory._validation import ParameterError, check_int, check_range
 from solvers import perceptron as sp_
+from solvers._errors import SolverConvergenceError
 from verify._stats import extrapolate_intercept
 from verify.core import Claim, Estimate, Observation, register
 from verify.figures import figure
 
 __all__ = ["sign_configurations", "energy_histograms", "EnumConfig", "LoadParams", "quenched_entropy",
-           "reinforced_amp", "AMPConfig"]
+           "reinforced_amp", "bayes_amp", "AMPConfig"]
 
 REFERENCE = "Malatesta, Passalacqua & Zecchina 2026 (robustness of noisy solutions); spec perceptron.md"
 #: configurations per chunk: keeps the float64 stability block at ≤ 64 MB for M_max ≤ 32
@@ -172,34 +174,37 @@ def quenched_entropy(alphas, sizes, instances: int, rng: np.random.Generator) ->
 
 
 # =========================================================================== message passing
+def _gamp_fields(stabilities: NDArray, f2: NDArray, m: NDArray, g: NDArray) -> tuple[NDArray, NDArray, NDArray]:
+    r"""One GAMP sweep for the ±1 prior and the κ = 0 step channel on label-folded patterns F = yξ (spec §4c):
+    :math:`V_\mu = \sum_iF_{\mu i}^2(1-m_i^2)/N`, :math:`\omega_\mu = F_\mu\cdot m/\sqrt N - V_\mu g_\mu`,
+    :math:`g = G(u)/(\sqrt V\,\Phi(u))` (u = ω/√V), :math:`\partial g = -g(\omega/V + g)`,
+    :math:`A_i = -\sum_\mu F_{\mu i}^2\partial g_\mu/N`, :math:`B_i = \sum_\mu F_{\mu i}g_\mu/\sqrt N + A_im_i`.
+    Returns (g, A, B). A collapsing run (V → 0) overflows; callers test for non-finite values."""
+    n = stabilities.shape[1]
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        var = f2 @ (1 - m * m) / n
+        omega = stabilities @ m / math.sqrt(n) - var * g
+        sv = np.sqrt(var)
+        u = omega / sv
+        g_new = np.exp(-0.5 * u * u - 0.5 * math.log(2 * math.pi) - special.log_ndtr(u)) / sv
+        dg = -g_new * (omega / var + g_new)
+        a = -(f2.T @ dg) / n
+        b = stabilities.T @ g_new / math.sqrt(n) + a * m
+    return g_new, a, b
+
+
 def reinforced_amp(stabilities: NDArray, *, reinforcement: float = 1e-3, max_iter: int = 3000,
                    rng: np.random.Generator) -> tuple[bool, int]:
-    r"""Reinforced AMP for the ±1 perceptron at κ = 0 on the label-folded patterns F = yξ (spec §4c).
-
-    Per iteration: :math:`V_\mu = \sum_iF_{\mu i}^2(1-m_i^2)/N`, :math:`\omega_\mu = F_\mu\cdot m/\sqrt N - V_\mu g_\mu`,
-    :math:`g = G(u)/(\sqrt V\,\Phi(u))` (u = ω/√V, the step channel), :math:`\partial g = -g(\omega/V + g)`,
-    :math:`A_i = -\sum_\mu F_{\mu i}^2\partial g_\mu/N`, :math:`B_i = \sum_\mu F_{\mu i}g_\mu/\sqrt N + A_im_i`,
-    reinforcement :math:`h \leftarrow B + \lambda t\,h_\mathrm{old}`, :math:`m = \tanh h`. Returns (solved, iterations):
-    solved when sign(m) stores every pattern (F·sign(m) > 0); a non-finite state counts as failure.
-    """
-    m_pat, n = stabilities.shape
-    sqn = math.sqrt(n)
+    r"""Reinforced AMP for the storage problem (spec §4c): :func:`_gamp_fields`, then the reinforcement
+    :math:`h \leftarrow B + \lambda t\,h_\mathrm{old}`, :math:`m = \tanh h`. Returns (solved, iterations): solved
+    when sign(m) stores every pattern (F·sign(m) > 0); a non-finite state counts as failure."""
     f2 = stabilities * stabilities
-    m = 1e-3 * rng.standard_normal(n)
-    h_old = np.zeros(n)
-    g = np.zeros(m_pat)
-    log_norm = 0.5 * math.log(2 * math.pi)
+    m = 1e-3 * rng.standard_normal(stabilities.shape[1])
+    h_old = np.zeros_like(m)
+    g = np.zeros(stabilities.shape[0])
     for t in range(1, max_iter + 1):
-        # a run that collapses (V → 0) overflows; the non-finite state is caught below and counts as a failure
-        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-            var = f2 @ (1 - m * m) / n
-            omega = stabilities @ m / sqn - var * g
-            sv = np.sqrt(var)
-            u = omega / sv
-            g = np.exp(-0.5 * u * u - log_norm - special.log_ndtr(u)) / sv
-            dg = -g * (omega / var + g)
-            a = -(f2.T @ dg) / n
-            b = stabilities.T @ g / sqn + a * m
+        g, _, b = _gamp_fields(stabilities, f2, m, g)
+        with np.errstate(over="ignore", invalid="ignore"):
             h_old = b + reinforcement * t * h_old
             m = np.tanh(h_old)
         if not np.all(np.isfinite(m)):
@@ -207,6 +212,28 @@ def reinforced_amp(stabilities: NDArray, *, reinforcement: float = 1e-3, max_ite
         if np.all(stabilities @ np.where(m >= 0, 1.0, -1.0) > 0):
             return True, t
     return False, max_iter
+
+
+def bayes_amp(stabilities: NDArray, *, damping: float = 0.3, tol: float = 1e-6, max_iter: int = 2000,
+              rng: np.random.Generator) -> tuple[NDArray, int]:
+    r"""Bayes-optimal AMP for the teacher–student perceptron at β = ∞ (version-space posterior), from an
+    uninformative start m ≈ 0: :math:`m = \tanh B` with damping; returns (posterior means m, iterations).
+    Raises when the largest change stays above ``tol`` for ``max_iter`` iterations. Its state evolution is the
+    RS equation of :func:`solvers.perceptron.teacher_student_rs`, so m·W*/N → q_RS on the poor branch."""
+    f2 = stabilities * stabilities
+    m = 1e-3 * rng.standard_normal(stabilities.shape[1])
+    g = np.zeros(stabilities.shape[0])
+    for t in range(max_iter):
+        g_new, _, b = _gamp_fields(stabilities, f2, m, g)
+        g = g_new if t == 0 else damping * g + (1 - damping) * g_new
+        m_new = np.tanh(b)
+        if not np.all(np.isfinite(m_new)):
+            raise SolverConvergenceError(f"bayes_amp: non-finite state at iteration {t}")
+        delta = float(np.max(np.abs(m_new - m)))
+        m = damping * m + (1 - damping) * m_new
+        if delta < tol:
+            return m, t + 1
+    raise SolverConvergenceError(f"bayes_amp: change {delta:.3g} > tol = {tol:g} after {max_iter} iterations")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -285,6 +312,51 @@ class MessagePassingThreshold(Claim):
         return Observation(Estimate(rates, ses, n=cfg.instances),
                            info={"median_iterations": float(np.median(iters)), **entropy,
                                  "capacity": sp_.storage_capacity()})
+
+
+@register
+class TeacherStudentAMP(Claim):
+    id = "perceptron.teacher_student_amp"
+    statement = ("Teacher–student at β = ∞: Bayes-optimal AMP (N = 1000) from an uninformative start converges to the RS "
+                 "poor branch, m·W*/N = q_RS(α), at α = 1.0 and also at α = 1.3 — inside the hard phase between "
+                 "the first-order transition α_GD = 1.2447 and the spinodal 1.4926 (both computed), where the "
+                 "equilibrium state is perfect generalization but is not reached.")
+    rival_statement = "AMP reaches the equilibrium state: perfect generalization (overlap 1) beyond α_GD = 1.2447."
+    reference = f"{REFERENCE} §2.3 (Nishimori line, Györgyi 1990), §3; state evolution of AMP (Barbier et al. 2019)"
+    Params = AlgoParams
+    Config = AMPConfig
+    scales = {"quick": AMPConfig(n=1000, instances=24), "paper": AMPConfig(n=2000, instances=48)}
+    relevance = 0.0
+    relevance_abs = 0.03  # overlap; the rival is off by 0.27 at α = 1.3
+    labels = ("alpha=1.0", "alpha=1.3")
+
+    def sweep(self, scale: str) -> list[AlgoParams]:
+        return [AlgoParams(alphas=(1.0, 1.3))]
+
+    def theory(self, p: AlgoParams) -> Estimate:
+        # fixed point to 1e-14 in q (brentq), quadrature converged (tests): error far below the statistics
+        return Estimate([sp_.teacher_student_rs(a).q for a in p.alphas], error_bound=1e-9)
+
+    def rival(self, p: AlgoParams) -> Estimate:
+        first = sp_.teacher_student_transitions().first_order
+        return Estimate([1.0 if a > first else sp_.teacher_student_rs(a).q for a in p.alphas])
+
+    def simulate(self, p: AlgoParams, cfg: AMPConfig, rng: np.random.Generator) -> Observation:
+        overlaps, iters = [], []
+        for a, child in zip(p.alphas, rng.spawn(len(p.alphas))):
+            m_pat = int(round(a * cfg.n))
+            vals = []
+            for inst in child.spawn(cfg.instances):
+                x = inst.standard_normal((m_pat, cfg.n))
+                y = np.where(x.sum(axis=1) >= 0, 1.0, -1.0)  # teacher W* = (1, …, 1): a gauge for Gaussian ξ
+                m, t = bayes_amp(x * y[:, None], rng=inst)
+                vals.append(float(m.mean()))
+                iters.append(t)
+            overlaps.append(vals)
+        return Observation(Estimate.from_replicates(np.array(overlaps).T),
+                           info={"median_iterations": float(np.median(iters)),
+                                 "generalization_error_rs": [sp_.teacher_student_rs(a).generalization_error
+                                                             for a in p.alphas]})
 
 
 # =========================================================================== figures

@@ -70,3 +70,15 @@ def test_reinforced_amp_reports_failure_above_capacity():
     f = rng.standard_normal((240, n)) * rng.choice([-1.0, 1.0], size=240)[:, None]
     ok, _ = vp.reinforced_amp(f, max_iter=800, rng=rng)
     assert not ok
+
+
+def test_bayes_amp_raises_instead_of_returning_an_unconverged_state():
+    from solvers._errors import SolverConvergenceError
+
+    rng = np.random.default_rng(6)
+    x = rng.standard_normal((200, 200))
+    y = np.where(x.sum(axis=1) >= 0, 1.0, -1.0)
+    with pytest.raises(SolverConvergenceError, match="tol"):
+        vp.bayes_amp(x * y[:, None], max_iter=2, rng=rng)
+    m, t = vp.bayes_amp(x * y[:, None], rng=rng)
+    assert 0 < m.mean() < 1 and t > 2
