@@ -47,6 +47,11 @@ __all__ = [
     "teacher_student_transitions",
     "TeacherStudentFinite",
     "teacher_student_finite",
+    "FranzParisi",
+    "franz_parisi",
+    "local_entropy_curve",
+    "ogp_gap",
+    "ogp_threshold",
 ]
 
 N_NODES = 401
@@ -521,3 +526,205 @@ def _finite_beta_transitions(beta: float) -> Transitions:
         s_lo, s_hi = (s_lo, mid) if poor(mid).perfect else (mid, s_hi)
     first = optimize.brentq(lambda a: poor(a).free_entropy, lo, min(hi, s_lo), xtol=1e-10)
     return Transitions(beta, first, 0.5 * (s_lo + s_hi))
+
+
+# ============================================================================ Franz–Parisi potential
+@dataclass(frozen=True)
+class FranzParisi:
+    r"""Franz–Parisi / local-entropy potential at one distance d from a margin-κ̃ reference (spec §2.5).
+
+    Attributes
+    ----------
+    distance : float
+        d = (1 − p)/2, p = W·W̃/N.
+    potential : float
+        V(p), the free entropy of configurations at overlap p with a typical reference.
+    energy : float
+        α·E[ε_β(1 − H)/Z] (errors per weight; 0 at β = ∞).
+    entropy : float
+        s(d) = V + βe (the log-number of configurations at distance d with that energy).
+    q1, p0, q1hat, p0hat, phat : float
+        Order parameters and conjugates at the saddle point.
+    iterations : int
+    """
+
+    alpha: float
+    beta: float
+    kappa_ref: float
+    distance: float
+    potential: float
+    energy: float
+    entropy: float
+    q1: float
+    p0: float
+    q1hat: float
+    p0hat: float
+    phat: float
+    iterations: int
+
+
+@lru_cache(maxsize=2)
+def _fp_rules(nz: int = 48, ny: int = 32, nx: int = 40):
+    z, wz = special.roots_hermitenorm(nz)
+    y, wy = special.roots_hermitenorm(ny)
+    u, wu = np.polynomial.legendre.leggauss(nx)
+    return (z, wz / math.sqrt(2 * math.pi)), (y, wy / math.sqrt(2 * math.pi)), (0.5 * (u + 1), 0.5 * wu)
+
+
+class _FPModel:
+    """Quadrature state of the Franz–Parisi potential for one (α, β, κ, κ̃)."""
+
+    def __init__(self, alpha: float, beta: float, kappa: float, kappa_ref: float):
+        ref = rs_storage(alpha, kappa=kappa_ref)
+        self.alpha, self.beta, self.kappa = alpha, beta, kappa
+        self.qt, self.qth = ref.q, ref.qhat
+        (self.z, self.wz), (self.y, self.wy), (self.u, self.wu) = _fp_rules()
+        # entropic side: t̃ = tanh(√q̃̂ z), weights (1 + t̃)·Dz Dy
+        self.tt = np.tanh(math.sqrt(self.qth) * self.z)
+        self.w_s = (self.wz * (1 + self.tt))[:, None] * self.wy[None, :]
+        # energetic side: x > c(z) sampled by x = −ndtri(u·H(c)), weight Dz·du (normalised by H(c))
+        c = (kappa_ref - math.sqrt(self.qt) * self.z) / math.sqrt(1 - self.qt)
+        hc = np.exp(log_h(c))
+        self.x = -special.ndtri(self.u[None, :] * hc[:, None])  # (nz, nx)
+        self.w_e = self.wz[:, None, None] * self.wy[None, :, None] * self.wu[None, None, :]
+
+    def g_e(self, q1: float, p0: float, p: float) -> tuple[float, float]:
+        """(G_E, errors per pattern E[ε(1−H)/Z]) at (q1, p0, p)."""
+        qt = self.qt
+        c2 = q1 - p0 * p0 / qt - (p - p0) ** 2 / (1 - qt)
+        if c2 < 0 or q1 >= 1:
+            return math.nan, math.nan
+        m = (p0 / math.sqrt(qt) * self.z[:, None, None] + math.sqrt(c2) * self.y[None, :, None]
+             + (p - p0) / math.sqrt(1 - qt) * self.x[:, None, :])
+        arg = (self.kappa - m) / math.sqrt(1 - q1)
+        lh = log_h(arg)
+        if self.beta == math.inf:
+            return float(np.sum(self.w_e * lh)), 0.0
+        eps = math.exp(-self.beta)
+        log_z = np.logaddexp(-self.beta, math.log1p(-eps) + lh)
+        with np.errstate(divide="ignore"):
+            err = np.exp(-self.beta + np.log(-np.expm1(lh)) - log_z)
+        return float(np.sum(self.w_e * log_z)), float(np.sum(self.w_e * err))
+
+    def fields(self, p0hat: float, q1hat: float, phat: float) -> NDArray:
+        a = p0hat / math.sqrt(self.qth)
+        b = math.sqrt(max(q1hat - p0hat * p0hat / self.qth, 0.0))
+        return a * self.z[:, None] + b * self.y[None, :] + phat - p0hat
+
+
+def franz_parisi(alpha: float, distance: float, *, kappa_ref: float, beta: float = math.inf, kappa: float = 0.0,
+                 start: tuple[float, float] | None = None, damping: float = 0.6, tol: float = 5e-8,
+                 max_iter: int = 2000, fd_step: float = 1e-6) -> FranzParisi:
+    r"""RS Franz–Parisi potential around a reference drawn uniformly among margin-κ̃ solutions (spec §2.5).
+
+    .. math:: V(p) = \\operatorname{extr}\\big[-\\hat pp + \\hat p_0p_0 + \\hat q_1(q_1-1)/2 + G_S + \\alpha G_E\\big],
+
+    :math:`G_S = \\int DzDy\\,(1+\\tilde t)\\ln2\\cosh h`, :math:`h = (\\hat p_0/\\sqrt{\\hat{\\tilde q}})z +
+    \\sqrt{\\hat q_1-\\hat p_0^2/\\hat{\\tilde q}}\\,y + \\hat p - \\hat p_0`, and :math:`G_E` the reference-conditioned
+    channel of the spec. Stationarity: p, q₁, p₀ from the entropic averages (Stein's lemma), :math:`\\hat q_1 =
+    -2\\alpha\\partial_{q_1}G_E`, :math:`\\hat p_0 = -\\alpha\\partial_{p_0}G_E` (central differences, step ``fd_step``),
+    p̂ from the p-equation by brentq; damped iteration to ``tol``. Quadrature: z 48 and y 32 Gauss–Hermite nodes,
+    the truncated x-integral 40 Gauss–Legendre nodes in u with x = −Φ⁻¹(u·H(c)).
+
+    This is the spec's *proxy* construction (a typical margin-κ̃ reference, RS in the constrained replicas), not
+    necessarily the paper's (which may use a local-entropy-weighted reference); see the module notes.
+    """
+    check_range("alpha", alpha, low=0, low_open=True)
+    check_range("distance", distance, low=0, high=0.5, low_open=True, high_open=True)
+    model = _FPModel(alpha, beta, kappa, kappa_ref)
+    p = 1 - 2 * distance
+    qt = model.qt
+    # start: the constrained copy looks like the reference (q1 close to p, p0 close to q̃·p)
+    # start inside the domain c₂ > 0: p₀ = q̃p makes c₂ = q₁ − p², so take q₁ a fifth of the way from p² to 1
+    q1, p0 = start if start is not None else (p * p + 0.2 * (1 - p * p), qt * p)
+    wsum = model.w_s
+    phat = 0.0
+    for it in range(1, max_iter + 1):
+        def ge(q, r):
+            return model.g_e(q, r, p)[0]
+        # central differences kept inside the domain c₂ = q₁ − p₀²/q̃ − (p − p₀)²/(1 − q̃) > 0 (spec §2.5)
+        c2 = q1 - p0 * p0 / qt - (p - p0) ** 2 / (1 - qt)
+        if c2 <= 0:
+            raise SolverConvergenceError(f"franz_parisi(alpha = {alpha}, d = {distance}): iterate left the domain "
+                                         f"(c2 = {c2:.3g}) at iteration {it}")
+        dc2 = abs(-2 * p0 / qt + 2 * (p - p0) / (1 - qt))
+        h1 = min(fd_step, (1 - q1) / 4, c2 / 4)
+        h0 = min(fd_step, c2 / (4 * dc2)) if dc2 > 0 else fd_step
+        q1hat = -2 * alpha * (ge(q1 + h1, p0) - ge(q1 - h1, p0)) / (2 * h1)
+        p0hat = -alpha * (ge(q1, p0 + h0) - ge(q1, p0 - h0)) / (2 * h0)
+        if not (math.isfinite(q1hat) and math.isfinite(p0hat)) or q1hat < p0hat**2 / model.qth:
+            raise SolverConvergenceError(f"franz_parisi(alpha = {alpha}, d = {distance}): conjugates left the domain "
+                                         f"(q1hat = {q1hat:.4g}, p0hat = {p0hat:.4g}) at iteration {it}")
+
+        def p_eq(ph):
+            return float(np.sum(wsum * np.tanh(model.fields(p0hat, q1hat, ph)))) - p
+
+        lo, hi = -1.0, 1.0
+        while p_eq(lo) > 0:
+            lo *= 2
+        while p_eq(hi) < 0:
+            hi *= 2
+            if hi > 1e6:
+                raise SolverConvergenceError(f"franz_parisi: no p-hat reaches p = {p}")
+        phat = optimize.brentq(p_eq, lo, hi, xtol=1e-13)
+        th = np.tanh(model.fields(p0hat, q1hat, phat))
+        q1_new = float(np.sum(wsum * th * th))
+        p0_new = float(np.sum(wsum * model.tt[:, None] * th))
+        step = max(abs(q1_new - q1), abs(p0_new - p0))
+        q1 = damping * q1 + (1 - damping) * q1_new
+        p0 = damping * p0 + (1 - damping) * p0_new
+        if step < tol:
+            break
+    else:
+        raise SolverConvergenceError(f"franz_parisi(alpha = {alpha}, d = {distance}): no fixed point after {max_iter} "
+                                     f"iterations (last step {step:.3g})", result={"q1": q1, "p0": p0})
+    g_e, errs = model.g_e(q1, p0, p)
+    hfield = model.fields(p0hat, q1hat, phat)
+    g_s = float(np.sum(wsum * _log2cosh(hfield)))
+    v = -phat * p + p0hat * p0 + q1hat * (q1 - 1) / 2 + g_s + alpha * g_e
+    energy = alpha * errs
+    entropy = v + (beta * energy if beta != math.inf else 0.0)
+    return FranzParisi(alpha, beta, kappa_ref, distance, v, energy, entropy, q1, p0, q1hat, p0hat, phat, it)
+
+
+#: distances scanned for the gap of s(d) (the minimum sits near d ≈ 0.01 for α ≈ 0.75, spec §3)
+FP_DISTANCES = (0.004, 0.006, 0.008, 0.01, 0.0125, 0.015, 0.02, 0.03)
+
+
+def local_entropy_curve(alpha: float, *, beta: float = math.inf, kappa_ref: float | None = None,
+                        distances=FP_DISTANCES) -> list[FranzParisi]:
+    """s(d) around a margin-κ̃ reference (default κ̃ = κ_max(α), the flattest-reference proxy), by continuation
+    in d (each saddle point starts from the previous one)."""
+    kref = max_margin(alpha) if kappa_ref is None else kappa_ref
+    out, start = [], None
+    for d in distances:
+        r = franz_parisi(alpha, d, kappa_ref=kref, beta=beta, start=start)
+        out.append(r)
+        start = (r.q1, r.p0)
+    return out
+
+
+def ogp_gap(alpha: float, *, beta: float = math.inf, distances=FP_DISTANCES) -> tuple[float, float]:
+    """(min over the scanned d of s(d), training error e/α at that d): a negative minimum with s > 0 on both
+    sides is the distance gap (the OGP proxy of spec §2.5)."""
+    curve = local_entropy_curve(alpha, beta=beta, distances=distances)
+    k = int(np.argmin([r.entropy for r in curve]))
+    return curve[k].entropy, curve[k].energy / alpha
+
+
+def ogp_threshold(*, beta: float = math.inf, low: float = 0.70, high: float = 0.80, xtol: float = 2.5e-3) -> float:
+    r"""α_OGP proxy (spec §2.5): the first α at which the local entropy s(d) around the κ_max reference dips below
+    zero at some distance, by bisection on the sign of :func:`ogp_gap` to ``xtol``. Finite β gives α_OGP(ε)
+    (ε the training error in the gap region, from :func:`ogp_gap`). Raises if the bracket does not straddle it.
+    """
+    g_lo, g_hi = ogp_gap(low, beta=beta)[0], ogp_gap(high, beta=beta)[0]
+    if not (g_lo > 0 > g_hi):
+        raise SolverConvergenceError(f"ogp_threshold(beta = {beta}): min s(d) = {g_lo:.3g} at alpha = {low} and "
+                                     f"{g_hi:.3g} at {high}: the bracket does not contain the gap's opening")
+    while high - low > xtol:
+        mid = 0.5 * (low + high)
+        if ogp_gap(mid, beta=beta)[0] < 0:
+            high = mid
+        else:
+            low = mid
+    return 0.5 * (low + high)

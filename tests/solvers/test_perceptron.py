@@ -137,3 +137,31 @@ def test_freezing_criterion_step_diverges_hinge_saturates():
     assert hinge[0] < hinge[1] < hinge[2] < 2.0 and abs(hinge[2] - 2.0) < 2e-3  # approach ∝ √V
     with pytest.raises(ParameterError, match="loss"):
         sp_.freezing_criterion("logistic", beta=1.0, variance=0.1, omega_var=1.0)
+
+
+def test_franz_parisi_at_the_reference_overlap_is_the_gardner_entropy():
+    """κ̃ = κ, p = q̃: the constrained system is the reference's own Gibbs measure (spec §2.5 check)."""
+    a = 0.5
+    ref = sp_.rs_storage(a)
+    fp = sp_.franz_parisi(a, (1 - ref.q) / 2, kappa_ref=0.0)
+    assert abs(fp.potential - ref.entropy) < 1e-8  # fixed point to 5e-8, V stationary: error O(tol²) + quadrature
+
+
+def test_typical_solutions_are_isolated():
+    """Equilibrium reference, α = 0.5: V(d) < 0 at small d (no solutions nearby), > 0 by d = 0.01 (spec: d ≲ 0.006)."""
+    v = [sp_.franz_parisi(0.5, d, kappa_ref=0.0).potential for d in (0.0025, 0.005, 0.01)]
+    assert v[0] < 0 and v[1] < 0 < v[2]
+
+
+def test_overlap_gap_opens_between_074_and_075():
+    """Spec §3: min_d s(d) = +0.0040 at α = 0.74 and −0.0011 at 0.75 around the κ_max reference (β = ∞); the minimum
+    over the FP_DISTANCES grid may sit ≈ 1e-4 above the continuous one (s changes by ~5e-4 between grid points)."""
+    g74, g75 = sp_.ogp_gap(0.74)[0], sp_.ogp_gap(0.75)[0]
+    assert abs(g74 - 0.0040) < 2e-4 and abs(g75 + 0.0011) < 2e-4
+
+
+def test_finite_temperature_closes_the_gap():
+    """Spec §3: at α = 0.75 the gap persists at β = 8 and closes at β = 5, with e/α ≈ 5·10⁻⁴ in the shell."""
+    g8, _ = sp_.ogp_gap(0.75, beta=8.0)
+    g5, err5 = sp_.ogp_gap(0.75, beta=5.0)
+    assert g8 < 0 < g5 and 2e-4 < err5 < 1e-3
