@@ -322,54 +322,52 @@ def _observe(p: AugParams, cfg: SizeConfig, rng: np.random.Generator, **kw) -> O
 
 
 # =========================================================================== claims
+class _EquivalentClaim(Claim):
+    """Shared shape of the statistical augmentation claims: the d = ∞ equivalent as theory, the size-extrapolated
+    trained readouts as measurement. Subclasses set the statement, sweep, scales and rival."""
+
+    Params = AugParams
+    Config = SizeConfig
+
+    def theory(self, p: AugParams) -> Estimate:
+        return predicted(p)
+
+    def simulate(self, p: AugParams, cfg: SizeConfig, rng: np.random.Generator) -> Observation:
+        return _observe(p, cfg, rng)
+
+
 @register
-class RandomFeatureCurve(Claim):
+class RandomFeatureCurve(_EquivalentClaim):
     id = "augmentation.learning_curve_features"
     statement = ("Random-feature ridge (erf, ReLU) trained on k = 4 Gaussian-noised copies per sample: the clean test "
                  "MSE, extrapolated to d → ∞ at fixed n/d and p/d, equals the two-group deterministic equivalent at "
                  "every p/n.")
     rival_statement = "Augmentation is plain ridge with λ + s² (noise-as-Tikhonov, exact only for linear features at k = ∞)."
     reference = f"{REFERENCE} §2.3, §2.5"
-    Params = AugParams
-    Config = SizeConfig
     scales = {"quick": SizeConfig(base_d=100, seeds=40), "paper": SizeConfig(base_d=150, seeds=96)}
 
     def sweep(self, scale: str) -> list[AugParams]:
         return [AugParams(activation=act, p_over_d=r, n_over_d=1.0, lam=1e-2, k=4, strength=0.5)
                 for act in ("erf", "relu") for r in (0.5, 1.0, 2.0)]
 
-    def theory(self, p: AugParams) -> Estimate:
-        return predicted(p)
-
     def rival(self, p: AugParams) -> Estimate:
         return _ridge_rival(p)
 
-    def simulate(self, p: AugParams, cfg: SizeConfig, rng: np.random.Generator) -> Observation:
-        return _observe(p, cfg, rng)
-
 
 @register
-class LinearSampleCurve(Claim):
+class LinearSampleCurve(_EquivalentClaim):
     id = "augmentation.learning_curve_samples"
     statement = ("Linear features, k = 2 noisy copies: the test MSE against n/d follows the two-group deterministic "
                  "equivalent (1/q a cubic in q, spec §2.4), including the bump where nk crosses d.")
     rival_statement = "Augmentation is plain ridge with λ + s² at every k (true only at k = ∞)."
     reference = f"{REFERENCE} §2.3–2.4 (P4, P5)"
-    Params = AugParams
-    Config = SizeConfig
     scales = {"quick": SizeConfig(base_d=100, seeds=128), "paper": SizeConfig(base_d=200, seeds=256)}
 
     def sweep(self, scale: str) -> list[AugParams]:
         return [AugParams(activation="linear", n_over_d=r, lam=1e-2, k=2, strength=0.3) for r in (0.25, 0.5, 1.0, 2.0)]
 
-    def theory(self, p: AugParams) -> Estimate:
-        return predicted(p)
-
     def rival(self, p: AugParams) -> Estimate:
         return _ridge_rival(p)
-
-    def simulate(self, p: AugParams, cfg: SizeConfig, rng: np.random.Generator) -> Observation:
-        return _observe(p, cfg, rng)
 
 
 @register
@@ -406,27 +404,19 @@ class FiniteCopies(Claim):
 
 
 @register
-class PeakShift(Claim):
+class PeakShift(_EquivalentClaim):
     id = "augmentation.peak_shift"
     statement = ("At small ridge (λ = 3·10⁻³) the interpolation peak of erf random features trained on k = 2 noisy "
                  "copies sits at p = nk = 2n, not at p = n: the test MSE at p/n = 1, 2, 3 follows the k = 2 equivalent.")
     rival_statement = "The peak stays at p = n (a single noisy copy, k = 1, at the same s²)."
     reference = f"{REFERENCE} §3 P3"
-    Params = AugParams
-    Config = SizeConfig
     scales = {"quick": SizeConfig(base_d=60, seeds=104), "paper": SizeConfig(base_d=100, seeds=192)}
 
     def sweep(self, scale: str) -> list[AugParams]:
         return [AugParams(activation="erf", n_over_d=1.0, p_over_d=r, lam=3e-3, k=2, strength=0.5) for r in (1.0, 2.0, 3.0)]
 
-    def theory(self, p: AugParams) -> Estimate:
-        return predicted(p)
-
     def rival(self, p: AugParams) -> Estimate:
         return predicted(p, k=1)
-
-    def simulate(self, p: AugParams, cfg: SizeConfig, rng: np.random.Generator) -> Observation:
-        return _observe(p, cfg, rng)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -475,81 +465,57 @@ class VersusRidge(Claim):
 
 
 @register
-class MaskingAsNoise(Claim):
+class MaskingAsNoise(_EquivalentClaim):
     id = "augmentation.masking"
     statement = ("Inverted-dropout masking (keep probability κ = 0.8, k = 4) of isotropic Gaussian inputs acts on "
                  "linear, ReLU and erf features like additive Gaussian noise with s² = (1 − κ)/κ: the test MSE "
                  "equals that equivalent.")
     rival_statement = "Masking Gaussian inputs does not regularise: plain ridge at the same λ."
     reference = f"{REFERENCE} §3 P9 (C(x) = ((1−κ)/κ)diag(x²) concentrates on ((1−κ)/κ)I)"
-    Params = AugParams
-    Config = SizeConfig
     scales = {"quick": SizeConfig(base_d=100, seeds=48), "paper": SizeConfig(base_d=150, seeds=96)}
 
     def sweep(self, scale: str) -> list[AugParams]:
         return [AugParams(activation=act, family="mask", n_over_d=1.0, p_over_d=r, lam=1e-2, k=4, strength=0.8)
                 for act, r in (("linear", 1.0), ("relu", 2.0), ("erf", 2.0))]
 
-    def theory(self, p: AugParams) -> Estimate:
-        return predicted(p)
-
     def rival(self, p: AugParams) -> Estimate:
         return predicted(p, noise_var=0.0, k=1)
 
-    def simulate(self, p: AugParams, cfg: SizeConfig, rng: np.random.Generator) -> Observation:
-        return _observe(p, cfg, rng)
-
 
 @register
-class AnisotropicShift(Claim):
+class AnisotropicShift(_EquivalentClaim):
     id = "augmentation.anisotropic_shift"
     statement = ("Anisotropic additive noise with a mean shift (x̃ = 0.8x + ξ, ξ ~ N(0, S), S on the low-variance "
                  "directions of a decaying Σ), linear features: the test MSE at k = 1, 4, ∞ equals the equivalent "
                  "built from Ω_m = c²Σ, C̄ = S, θ_m = cΣβ.")
     rival_statement = "The mean shift does not matter (the same equivalent with c = 1)."
     reference = f"{REFERENCE} §2.2, §3 P10"
-    Params = AugParams
-    Config = SizeConfig
     scales = {"quick": SizeConfig(base_d=100, seeds=64), "paper": SizeConfig(base_d=200, seeds=128)}
 
     def sweep(self, scale: str) -> list[AugParams]:
         return [AugParams(activation="linear", family="aniso", spectrum="decay", n_over_d=2.0, lam=1e-2, k=k,
                           strength=0.5, shift=0.8) for k in (1, 4, math.inf)]
 
-    def theory(self, p: AugParams) -> Estimate:
-        return predicted(p)
-
     def rival(self, p: AugParams) -> Estimate:
         return predicted(p, shift=1.0)
 
-    def simulate(self, p: AugParams, cfg: SizeConfig, rng: np.random.Generator) -> Observation:
-        return _observe(p, cfg, rng)
-
 
 @register
-class GlobalScalingFailure(Claim):
+class GlobalScalingFailure(_EquivalentClaim):
     id = "augmentation.global_scaling"
     statement = ("Global random rescaling x̃ = ξx (E ξ = 1, Var ξ = v), linear features, decaying Σ, k = ∞: the test "
                  "MSE is that of the sample-reweighted ridge μ((μ² + v)Σ̂ + λ)⁻¹Xᵀy/n — the per-sample form, "
                  "because C(x) = v·xxᵀ has rank one and (1/n)ΣC(x_i) = vΣ̂ does not concentrate on vΣ.")
     rival_statement = "The C̄-only deterministic equivalent (penalty vΣ), which is right for incoherent augmentations."
     reference = f"{REFERENCE} §2.7"
-    Params = AugParams
-    Config = SizeConfig
     scales = {"quick": SizeConfig(base_d=100, seeds=40), "paper": SizeConfig(base_d=200, seeds=96)}
 
     def sweep(self, scale: str) -> list[AugParams]:
         return [AugParams(activation="linear", family="scale", spectrum="decay", n_over_d=r, lam=1e-2, k=math.inf,
                           strength=1.0) for r in (0.5, 2.0)]
 
-    def theory(self, p: AugParams) -> Estimate:
-        return predicted(p)
-
     def rival(self, p: AugParams) -> Estimate:
         return predicted(p, exact_scaling=False)
-
-    def simulate(self, p: AugParams, cfg: SizeConfig, rng: np.random.Generator) -> Observation:
-        return _observe(p, cfg, rng)
 
 
 # =========================================================================== the exact identity
