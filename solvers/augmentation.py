@@ -39,7 +39,7 @@ explicitly; :func:`global_scaling_moments` gives the exact per-sample (sample-re
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np

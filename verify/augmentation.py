@@ -17,7 +17,7 @@ Simulations (Morisset, Durmus & Hardy 2026, arXiv:2605.10290; spec augmentation.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray

@@ -364,8 +364,6 @@ class TeacherStudentAMP(Claim):
 def fig_thresholds(verdicts):
     import matplotlib.pyplot as plt
 
-    from theory import perceptron as tp  # noqa: F401  (annealed line below is its closed form)
-
     fig, axes = plt.subplots(1, 4)
     rows = []
     alphas = np.linspace(0.05, 0.83, 30)
