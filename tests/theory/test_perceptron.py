@@ -1,6 +1,5 @@
 """Exact layer of the perceptron study: annealed bounds and the mpmath reference integrals."""
 import mpmath as mp
-import pytest
 import sympy as sp
 
 from theory import perceptron as tp
