@@ -165,3 +165,48 @@ def test_finite_temperature_closes_the_gap():
     g8, _ = sp_.ogp_gap(0.75, beta=8.0)
     g5, err5 = sp_.ogp_gap(0.75, beta=5.0)
     assert g8 < 0 < g5 and 2e-4 < err5 < 1e-3
+
+
+def test_krauth_mezard_capacity_against_mpmath():
+    """Independent 20-digit evaluation at the solver's (α_KM, q): the fixed-point residual and the entropy vanish to
+    1e-10, so α_KM = 0.83307860 is right to 8+ digits (|ds/dα| ≈ 1.5)."""
+    a = sp_.storage_capacity()
+    q = sp_.rs_storage(a).q
+    with mp.workdps(20):
+        qm, am = mp.mpf(q), mp.mpf(a)
+        u = lambda z: -mp.sqrt(qm) * z / mp.sqrt(1 - qm)  # noqa: E731
+        qhat = am / (1 - qm) * tp.gaussian_average_mp(lambda z: (mp.npdf(u(z)) / mp.ncdf(-u(z))) ** 2, digits=20)
+        q_back = tp.gaussian_average_mp(lambda z: mp.tanh(mp.sqrt(qhat) * z) ** 2, digits=20)
+        phi = (-qhat * (1 - qm) / 2 + tp.gaussian_average_mp(lambda z: mp.log(2 * mp.cosh(mp.sqrt(qhat) * z)), digits=20)
+               + am * tp.gaussian_average_mp(lambda z: mp.log(mp.ncdf(-u(z))), digits=20))
+    assert abs(q_back - qm) < 1e-10
+    assert abs(phi) < 1e-10
+
+
+def test_krauth_mezard_entropy_channel_against_mpmath_at_one_node():
+    """Fast check of the same integrals at α = 0.5 (the Gardner value): solver vs 20-digit mpmath."""
+    r = sp_.rs_storage(0.5)
+    with mp.workdps(20):
+        qm = mp.mpf(r.q)
+        u = lambda z: -mp.sqrt(qm) * z / mp.sqrt(1 - qm)  # noqa: E731
+        e_log_h = tp.gaussian_average_mp(lambda z: mp.log(mp.ncdf(-u(z))), digits=20)
+    num = sp_.gaussian_average(lambda z: sp_.log_h(-np.sqrt(r.q) * z / np.sqrt(1 - r.q)))
+    assert abs(num - float(e_log_h)) < 1e-13
+
+
+def test_gyorgyi_transition_against_mpmath():
+    """At the solver's α_GD and poor-branch q: 20-digit mpmath gives q = ∫Dz tanh(q̂ + √q̂ z) and φ = 0 to 1e-9
+    (q̂ = 2α dΨ/dq, Ψ = 2∫Dt Φ(bt) ln Φ(bt), b = √(q/(1−q))), i.e. α_GD = 1.2446840 to 8 digits."""
+    a = sp_.teacher_student_transitions().first_order
+    q = sp_.teacher_student_rs(a).q
+    with mp.workdps(20):
+        am, qm = mp.mpf(a), mp.mpf(q)
+        b = mp.sqrt(qm / (1 - qm))
+        psi = 2 * tp.gaussian_average_mp(lambda t: mp.ncdf(b * t) * mp.log(mp.ncdf(b * t)), digits=20)
+        dpsi_db = 2 * tp.gaussian_average_mp(lambda t: t * mp.npdf(b * t) * mp.log(mp.ncdf(b * t)), digits=20)
+        qhat = 2 * am * dpsi_db / (2 * mp.sqrt(qm) * (1 - qm) ** mp.mpf(1.5))
+        q_back = tp.gaussian_average_mp(lambda z: mp.tanh(qhat + mp.sqrt(qhat) * z), digits=20)
+        phi = (-qhat * (1 + qm) / 2 + tp.gaussian_average_mp(lambda z: mp.log(2 * mp.cosh(qhat + mp.sqrt(qhat) * z)),
+                                                             digits=20) + am * psi)
+    assert abs(q_back - qm) < 1e-9
+    assert abs(phi) < 1e-9
