@@ -857,7 +857,7 @@ class CriticalSlowing(Claim):
     reference = f"{REFERENCE} §3 (FSS rows: τ(N) ~ N², zν̄ = 2); Edelman (1988)"
     Params = SlowingParams
     Config = SlowingConfig
-    scales = {"quick": SlowingConfig(replicates=8000), "paper": SlowingConfig(replicates=24000)}
+    scales = {"quick": SlowingConfig(replicates=9600), "paper": SlowingConfig(replicates=24000)}
     relevance = 0.0
     relevance_abs = 0.25  # zν̄ ∈ {1, 2}
 
