@@ -70,6 +70,15 @@ def test_figures_write_pdf_png_csv_json_from_stored_results(quick_results, tmp_p
         assert prov["errorbars"] and prov["rendered_with"]["git"] is not None
 
 
+@pytest.mark.parametrize("style", ["neurips", "icml", "iclr", "aistats", "jmlr", "tmlr"])
+def test_every_venue_style_renders_without_latex(quick_results, tmp_path, style):
+    """Some tueplots bundles hard-code TeX fonts; a fresh machine has no LaTeX, so every style must render."""
+    store, _ = quick_results
+    assert main(["figures", "--results", str(store.root), "--out", str(tmp_path), "--style", style,
+                 "--only", "double_descent_critical"]) == 0
+    assert (tmp_path / "double_descent_critical.pdf").stat().st_size > 0
+
+
 def test_figures_without_results_say_what_to_run(tmp_path, capsys):
     assert main(["figures", "--results", str(tmp_path / "empty"), "--out", str(tmp_path)]) == 1
     assert "gentheory run" in capsys.readouterr().err

@@ -74,6 +74,9 @@ def venue_style(style: str, **kwargs: Any) -> dict[str, Any]:
         raise ValueError(f"style = {style!r} is not one of {tuple(STYLES)}")
     factory = getattr(bundles, STYLES[style])
     params = factory(usetex=False, **kwargs) if "usetex" in factory.__code__.co_varnames else factory(**kwargs)
+    # some bundles (aistats, jmlr, tmlr) hard-code TeX fonts without a usetex switch: a fresh machine has no LaTeX
+    params["text.usetex"] = False
+    params.pop("text.latex.preamble", None)
     params["font.serif"] = list(params.get("font.serif", [])) + ["DejaVu Serif"]
     return params
 

@@ -393,60 +393,69 @@ class TeacherStudentAMP(Claim):
 
 
 # =========================================================================== figures
-@figure("perceptron_thresholds", claims=("perceptron.message_passing",),
-        caption="(a) RS zero-temperature entropy s(α) (line) against the annealed ln2(1 − α) (dashed), with α_KM and "
-                "the frozen-1RSB ground-state error per pattern above it (right axis). (b) Teacher–student thresholds "
-                "against temperature T = 1/β: first-order transition α_c(β) and poor-branch spinodal. (c) Freezing "
-                "criterion √V·E[g²] for the error-counting step (→ constant: frozen) and E[g²] for the hinge (→ β²/2: "
-                "not frozen), β = 2. (d) Reinforced-AMP success rate (N = 1000, ±3 SE) against α, with α_KM.")
-def fig_thresholds(verdicts):
+@figure("perceptron_storage", claims=("perceptron.message_passing",),
+        caption="(a) RS zero-temperature entropy s(α) (line) against the annealed ln2(1 − α) (dashed), α_KM marked. "
+                "(b) Frozen-1RSB ground-state errors per pattern above capacity. (c) Reinforced-AMP success rate "
+                "(N = 1000, ±3 SE) against α, with α_KM: the algorithm fails before capacity.")
+def fig_storage(verdicts):
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, 4)
+    fig, axes = plt.subplots(1, 3)
     rows = []
     alphas = np.linspace(0.05, 0.83, 30)
     s_rs = [sp_.rs_storage(a).entropy for a in alphas]
+    cap = sp_.storage_capacity()
     axes[0].plot(alphas, s_rs, "k-", lw=0.9, label="RS")
     axes[0].plot(alphas, np.log(2) * (1 - alphas), "k--", lw=0.6, label="annealed")
-    cap = sp_.storage_capacity()
     axes[0].axvline(cap, color="C3", lw=0.6)
-    above = np.linspace(0.86, 2.0, 8)
-    e_gs = [sp_.frozen_ground_state(a)[1] for a in above]
-    ax2 = axes[0].twinx()
-    ax2.plot(above, e_gs, "C0o-", ms=2, lw=0.7)
-    ax2.set_ylabel("e_GS / α", fontsize=6)
     axes[0].set_xlabel("α")
     axes[0].set_ylabel("s(α)")
     axes[0].legend(fontsize=5)
-    rows += [{"panel": "a", "alpha": float(a), "s_rs": float(s)} for a, s in zip(alphas, s_rs)]
-    rows += [{"panel": "a", "alpha": float(a), "e_gs_per_pattern": float(e)} for a, e in zip(above, e_gs)]
+    rows += [{"panel": "a", "alpha": float(a), "s_rs": float(v)} for a, v in zip(alphas, s_rs)]
+    above = np.linspace(0.86, 2.0, 8)
+    e_gs = [sp_.frozen_ground_state(a)[1] for a in above]
+    axes[1].plot(above, e_gs, "o-", ms=2, lw=0.8)
+    axes[1].set_xlabel("α")
+    axes[1].set_ylabel("e_GS / α")
+    rows += [{"panel": "b", "alpha": float(a), "e_gs_per_pattern": float(e)} for a, e in zip(above, e_gs)]
+    pt = verdicts["perceptron.message_passing"].points[0]
+    al = np.array(pt.params["alphas"])
+    axes[2].errorbar(al, pt.measured.value, yerr=3 * np.asarray(pt.measured.stderr), fmt="o", ms=3)
+    axes[2].axvline(cap, color="C3", lw=0.6)
+    axes[2].set_xlabel("α")
+    axes[2].set_ylabel("rAMP success")
+    rows += [{"panel": "c", "alpha": float(a), "success": float(v)} for a, v in zip(al, pt.measured.value)]
+    return fig, rows
+
+
+@figure("perceptron_transitions", claims=("perceptron.teacher_student_amp",),
+        caption="(a) Teacher–student thresholds against temperature T = 1/β: first-order transition α_c(β) and the "
+                "poor-branch spinodal. (b) Freezing criterion at β = 2: √V·E[g²] for the error-counting step tends to "
+                "a constant (q̂₁ diverges: frozen), E[g²] for the hinge saturates at β²P(ω<0) = 2 (not frozen).")
+def fig_transitions(verdicts):
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2)
+    rows = []
     betas = np.array([2.0, 3.0, 4.0, 6.0, 10.0])
-    trans = [sp_.teacher_student_transitions(beta=float(b)) for b in betas]
-    inf = sp_.teacher_student_transitions()
+    trans = [sp_.teacher_student_transitions(beta=float(b)) for b in betas] + [sp_.teacher_student_transitions()]
     temps = np.append(1 / betas, 0.0)
-    axes[1].plot(temps, [t.first_order for t in trans] + [inf.first_order], "o-", ms=2, label="first order")
-    axes[1].plot(temps, [t.spinodal for t in trans] + [inf.spinodal], "s-", ms=2, label="spinodal")
-    axes[1].set_xlabel("T = 1/β")
-    axes[1].set_ylabel("α")
-    axes[1].legend(fontsize=5)
-    rows += [{"panel": "b", "T": float(t), "first_order": f.first_order, "spinodal": f.spinodal}
-             for t, f in zip(temps, trans + [inf])]
+    axes[0].plot(temps, [t.first_order for t in trans], "o-", ms=2, label="first order")
+    axes[0].plot(temps, [t.spinodal for t in trans], "s-", ms=2, label="spinodal")
+    axes[0].set_xlabel("T = 1/β")
+    axes[0].set_ylabel("α")
+    axes[0].legend(fontsize=5)
+    rows += [{"panel": "a", "T": float(t), "first_order": f.first_order, "spinodal": f.spinodal}
+             for t, f in zip(temps, trans)]
     vs = np.geomspace(1e-6, 1e-1, 12)
     step = [math.sqrt(v) * sp_.freezing_criterion("step", beta=2.0, variance=v, omega_var=0.55) for v in vs]
     hinge = [sp_.freezing_criterion("hinge", beta=2.0, variance=v, omega_var=0.55) for v in vs]
-    axes[2].plot(vs, step, "o-", ms=2, label="step: √V E[g²]")
-    axes[2].plot(vs, hinge, "s-", ms=2, label="hinge: E[g²]")
-    axes[2].set_xscale("log")
-    axes[2].set_xlabel("V = 1 − q₁")
-    axes[2].legend(fontsize=5)
-    rows += [{"panel": "c", "V": float(v), "step_sqrtV_Eg2": s, "hinge_Eg2": h} for v, s, h in zip(vs, step, hinge)]
-    pt = verdicts["perceptron.message_passing"].points[0]
-    al = np.array(pt.params["alphas"])
-    axes[3].errorbar(al, pt.measured.value, yerr=3 * np.asarray(pt.measured.stderr), fmt="o", ms=3)
-    axes[3].axvline(cap, color="C3", lw=0.6)
-    axes[3].set_xlabel("α")
-    axes[3].set_ylabel("rAMP success")
-    rows += [{"panel": "d", "alpha": float(a), "success": float(s)} for a, s in zip(al, pt.measured.value)]
+    axes[1].plot(vs, step, "o-", ms=2, label="step: √V E[g²]")
+    axes[1].plot(vs, hinge, "s-", ms=2, label="hinge: E[g²]")
+    axes[1].set_xscale("log")
+    axes[1].set_xlabel("V = 1 − q₁")
+    axes[1].legend(fontsize=5)
+    rows += [{"panel": "b", "V": float(v), "step_sqrtV_Eg2": a, "hinge_Eg2": b} for v, a, b in zip(vs, step, hinge)]
     return fig, rows
 
 
