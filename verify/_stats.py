@@ -150,9 +150,9 @@ def binomial_interval(successes: int, trials: int, confidence: float = 0.95) -> 
 
 @dataclass(frozen=True)
 class InterceptFit:
-    """Weighted least-squares fit of ``means = intercept + slope * x``.
+    """Weighted least-squares fit of ``means = intercept + slope * x (+ curvature * x²)``.
 
-    ``chi2`` (with ``dof`` = len(x) − 2 degrees of freedom) checks the linear model itself.
+    ``chi2`` (with ``dof`` = len(x) − number of coefficients degrees of freedom) checks the model itself.
     """
 
     intercept: float
@@ -160,29 +160,37 @@ class InterceptFit:
     slope: float
     chi2: float
     dof: int
+    curvature: float = 0.0
 
 
-def extrapolate_intercept(x: ArrayLike, means: ArrayLike, ses: ArrayLike) -> InterceptFit:
+def extrapolate_intercept(x: ArrayLike, means: ArrayLike, ses: ArrayLike, *, degree: int = 1) -> InterceptFit:
     r"""Extrapolate independent means to x = 0 (e.g. x = 1/N) by weighted least squares.
 
-    Weights :math:`1/se_i^2`; the intercept is a fixed linear combination :math:`\sum_i c_i\,\bar y_i` of
-    the means, so its standard error is :math:`\sqrt{\sum_i c_i^2 se_i^2}` exactly (no model-based
-    rescaling by χ²).
+    Model :math:`\bar y_i = a + b x_i` (``degree = 1``) or :math:`a + b x_i + c x_i^2` (``degree = 2``, for
+    finite-size data whose curvature the linear fit's χ² resolves). Weights :math:`1/se_i^2`; the intercept is
+    a fixed linear combination :math:`\sum_i c_i\,\bar y_i` of the means, so its standard error is
+    :math:`\sqrt{\sum_i c_i^2 se_i^2}` exactly (no model-based rescaling by χ²).
 
     >>> fit = extrapolate_intercept([1, 0.5, 0.25], [1.3, 1.15, 1.075], [0.01, 0.01, 0.01])
     >>> round(fit.intercept, 12), round(fit.slope, 12)
     (1.0, 0.3)
+    >>> fit = extrapolate_intercept([1, 0.5, 0.25], [1.5, 1.2, 1.0875], [0.01, 0.01, 0.01], degree=2)
+    >>> round(fit.intercept, 12), round(fit.curvature, 12)
+    (1.0, 0.2)
     """
     x, y, s = (np.asarray(v, float) for v in (x, means, ses))
-    if not (x.shape == y.shape == s.shape) or x.ndim != 1 or len(x) < 2:
-        raise ValueError(f"x, means, ses must be 1-d of one length >= 2; got {x.shape}, {y.shape}, {s.shape}")
+    if degree not in (1, 2):
+        raise ValueError(f"degree = {degree!r}: must be 1 or 2")
+    if not (x.shape == y.shape == s.shape) or x.ndim != 1 or len(x) < degree + 1:
+        raise ValueError(f"x, means, ses must be 1-d of one length >= {degree + 1}; got {x.shape}, {y.shape}, {s.shape}")
     if np.any(s <= 0):
         raise ValueError(f"ses = {s} must be positive")
     w = 1 / s**2
-    design = np.column_stack([np.ones_like(x), x])
+    design = np.vander(x, degree + 1, increasing=True)
     cov = np.linalg.inv(design.T @ (w[:, None] * design))
     coef_rows = cov @ (design.T * w)
-    intercept, slope = coef_rows @ y
-    resid = y - design @ np.array([intercept, slope])
-    return InterceptFit(float(intercept), float(math.sqrt(np.sum(coef_rows[0] ** 2 * s**2))), float(slope),
-                        float(np.sum(w * resid**2)), len(x) - 2)
+    coef = coef_rows @ y
+    resid = y - design @ coef
+    return InterceptFit(float(coef[0]), float(math.sqrt(np.sum(coef_rows[0] ** 2 * s**2))), float(coef[1]),
+                        float(np.sum(w * resid**2)), len(x) - degree - 1,
+                        float(coef[2]) if degree == 2 else 0.0)

@@ -32,6 +32,28 @@ def test_energy_histograms_match_a_brute_force_loop():
         assert (np.isnan(out["version_eg"][load - 1]) and not eg) or abs(out["version_eg"][load - 1] - np.mean(eg)) < 1e-12
 
 
+def test_solution_counts_match_the_histograms_and_brute_force():
+    """The survivor filter counts exactly the zero-energy configurations of the full pass, at every load,
+    for storage and teacher labels (with the version-space Gibbs ε_g), at odd and even N."""
+    rng = np.random.default_rng(5)
+    for n in (7, 10):
+        x = rng.standard_normal((2 * n, n))
+        for y in (rng.choice([-1.0, 1.0], size=2 * n), np.where(x.sum(axis=1) >= 0, 1.0, -1.0)):
+            counts, eg = vp.solution_counts(x, y, kappa=0.05, teacher_overlap=True)
+            full = vp.energy_histograms(x, y, kappa=0.05, teacher_overlap=True)
+            assert np.array_equal(counts, full["hist"][:, 0])
+            np.testing.assert_allclose(eg, full["version_eg"], rtol=1e-13, equal_nan=True)
+    w = vp.sign_configurations(6)
+    x, y = rng.standard_normal((5, 6)), rng.choice([-1.0, 1.0], size=5)
+    brute = [np.sum(np.all(y[:m, None] * (x[:m] @ w.T) >= 0, axis=0)) for m in range(1, 6)]
+    assert np.array_equal(vp.solution_counts(x, y)[0], brute)
+
+
+def test_enumeration_rejects_mismatched_labels():
+    with pytest.raises(ParameterError, match="labels"):
+        vp.solution_counts(np.ones((3, 4)), np.ones(2))
+
+
 def test_label_flip_symmetry_of_solution_counts():
     """W → −W maps the solutions of (X, y) onto those of (X, −y) at κ = 0."""
     rng = np.random.default_rng(1)
@@ -50,9 +72,65 @@ def test_histograms_count_every_configuration_once():
 def test_quenched_entropy_is_reproducible_and_rejects_non_integer_loads():
     a = vp.quenched_entropy((0.25, 0.5), (8, 12, 16), 10, np.random.default_rng(3))
     b = vp.quenched_entropy((0.25, 0.5), (8, 12, 16), 10, np.random.default_rng(3))
-    assert np.array_equal(a["means"], b["means"])
+    assert np.array_equal(a.means, b.means) and a.estimate().value.shape == (2,)
     with pytest.raises(ParameterError, match="not an integer"):
         vp.quenched_entropy((0.3,), (8, 12, 16), 4, np.random.default_rng(0))
+
+
+def test_size_series_recovers_a_known_finite_size_law():
+    """Observables y = a + b/N + noise of known SE: the extrapolated intercept is unbiased within its SE
+    (z over 40 repetitions has mean ≈ 0 and sd ≈ 1; bounds at a 1e-3 false-alarm rate)."""
+    cfg = vp.EnumConfig(sizes=(8, 12, 16, 20), instances=200)
+    z = []
+    for seed in range(40):
+        series = vp.size_series(lambda n, r: np.array([0.3 + 2.0 / n + r.standard_normal()]), cfg,
+                                np.random.default_rng(seed))
+        est = series.estimate()
+        z.append((est.value[0] - 0.3) / est.stderr[0])
+    z = np.array(z)
+    assert abs(z.mean()) < 3.3 / math.sqrt(40) and 0.5 < z.std(ddof=1) < 1.6
+
+
+def test_size_series_skips_sizes_where_an_observable_is_undefined():
+    cfg = vp.EnumConfig(sizes=(8, 9, 10, 11, 12), instances=20)
+    series = vp.size_series(lambda n, r: np.array([1.0 / n + r.standard_normal(), np.nan if n % 2 else 1 + r.random()]),
+                            cfg, np.random.default_rng(0))
+    assert np.isnan(series.means[1, 1]) and series.fits[1].dof == 1 and series.fits[0].dof == 3
+    with pytest.raises(ParameterError, match="at least 4"):
+        vp.size_series(lambda n, r: np.array([np.nan if n % 2 else 1.0]), cfg, np.random.default_rng(0), degree=2)
+
+
+def test_storage_thermodynamics_from_a_histogram():
+    hist = np.array([3, 5, 0, 2])  # n(E) for E = 0..3, M = 3
+    n, beta = 4, 1.5
+    z = sum(h * math.exp(-beta * e) for e, h in enumerate(hist))
+    out = vp.storage_thermodynamics(hist, n, (beta,))
+    assert out[0] == pytest.approx(math.log(3) / n, rel=1e-15)
+    assert out[1] == pytest.approx(math.log(z) / n, rel=1e-14)
+    assert out[2] == pytest.approx(sum(e * h * math.exp(-beta * e) for e, h in enumerate(hist)) / z / 3, rel=1e-14)
+    assert np.isnan(vp.storage_thermodynamics(np.array([0, 4, 4]), n, (beta,))[0])
+
+
+def test_critical_load_is_the_last_satisfiable_load():
+    for seed in range(5):
+        n = 9
+        m_c = vp.critical_load(n, np.random.default_rng(seed))
+        x, y = vp._storage_patterns(n, 2 * n, np.random.default_rng(seed))  # the same first 2N patterns
+        counts, _ = vp.solution_counts(x, y)
+        assert counts[m_c - 1] > 0 and (m_c == 2 * n or counts[m_c] == 0)
+
+
+def test_annealed_teacher_student_state_maximises_the_exact_potential():
+    """The bounded scalar maximiser agrees with the SymPy potential of the exact layer at its argmax, and the
+    potential's zero (Lyuu–Rivin, 1.4479664) is where the maximal entropy crosses 0."""
+    from theory import perceptron as tp
+
+    ent, eg = vp.annealed_teacher_student_state(1.0)
+    r_star = math.cos(math.pi * eg)
+    assert float(tp.annealed_teacher_student_potential(r_star, 1.0)) == pytest.approx(ent, abs=1e-12)
+    assert float(tp.annealed_teacher_student_potential(r_star + 1e-4, 1.0)) < ent
+    assert float(tp.annealed_teacher_student_potential(r_star - 1e-4, 1.0)) < ent
+    assert vp.annealed_teacher_student_state(1.4479664 - 1e-4)[0] > 0 > vp.annealed_teacher_student_state(1.4479664 + 1e-4)[0]
 
 
 def test_reinforced_amp_solves_an_easy_instance_and_its_answer_is_a_solution():
