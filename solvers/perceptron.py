@@ -226,6 +226,39 @@ def frozen_ground_state(alpha: float, *, kappa: float = 0.0) -> tuple[float, flo
     return beta_s, rs_storage(alpha, beta=beta_s, kappa=kappa).train_error
 
 
+@dataclass(frozen=True)
+class Microcanonical:
+    r"""RS entropy of configurations with training error ε per pattern (spec §1, Legendre transform):
+    :math:`s(\epsilon) = \phi(\beta) + \beta\alpha\epsilon` at the β with :math:`e(\beta)/\alpha = \epsilon`, so
+    :math:`ds/d\epsilon = \alpha\beta`."""
+
+    alpha: float
+    train_error: float
+    beta: float
+    entropy: float
+
+
+def microcanonical_storage(alpha: float, train_error: float, *, kappa: float = 0.0,
+                           beta_max: float = 60.0) -> Microcanonical:
+    r"""Invert the RS training error ε_t(β) (monotone decreasing in β, from ½·P(Δ<κ)-type values at β → 0) for
+    the β of the given ε and return the microcanonical entropy s(ε) = φ(β) + βαε (brentq, xtol 1e-12 in β).
+
+    Raises when ε is outside (ε_t(β_max), ε_t(β → 0)): below capacity ε → 0 only as β → ∞, and above capacity the
+    RS entropy turns negative first (:func:`frozen_ground_state` gives the frozen ground state there).
+    """
+    check_range("alpha", alpha, low=0, low_open=True)
+    check_range("train_error", train_error, low=0, low_open=True, high=1, high_open=True)
+    f = lambda b: rs_storage(alpha, beta=b, kappa=kappa).train_error - train_error  # noqa: E731
+    lo, hi = 1e-3, beta_max
+    if not f(lo) > 0 > f(hi):
+        raise SolverConvergenceError(
+            f"train_error = {train_error:g} at alpha = {alpha}: outside the RS range "
+            f"({f(hi) + train_error:.3g}, {f(lo) + train_error:.3g}) for beta in [{lo}, {hi}]")
+    beta = optimize.brentq(f, lo, hi, xtol=1e-12)
+    r = rs_storage(alpha, beta=beta, kappa=kappa)
+    return Microcanonical(alpha, r.train_error, beta, r.free_entropy + beta * r.energy)
+
+
 def max_margin(alpha: float) -> float:
     r"""κ_max(α): the largest margin with a positive RS zero-temperature entropy, root in κ of s(α, κ) = 0
     (spec §2.1, the capacity line read the other way; κ_max(0.5) = 0.418062)."""

@@ -30,6 +30,10 @@ __all__ = [
     "annealed_teacher_student",
     "gaussian_average_mp",
     "gaussian_tail",
+    "pattern_weight",
+    "boundary_jump",
+    "legendre_entropy",
+    "annealed_microcanonical_entropy",
 ]
 
 
@@ -87,6 +91,47 @@ def annealed_teacher_student(*, digits: int = 30) -> tuple[mp.mpf, mp.mpf]:
     with mp.workdps(digits + 10):
         r_star, a_star = mp.findroot(lambda r, a: (f1(r, a), f2(r, a)), (mp.mpf("0.7"), mp.mpf("1.45")))
         return a_star, r_star  # mpf values keep the working precision
+
+
+def pattern_weight(delta, beta, kappa=0, *, loss: str = "step") -> sp.Expr:
+    r"""Single-pattern Gibbs weight :math:`P_\mathrm{out}(\Delta) = e^{-\beta\ell(\Delta)}` (spec §1):
+    error counting :math:`\ell = \Theta(\kappa - \Delta)`, i.e. :math:`e^{-\beta} + (1 - e^{-\beta})\Theta(\Delta-\kappa)`,
+    or hinge :math:`\ell = \max(0, \kappa - \Delta)`."""
+    delta, beta, kappa = (sp.sympify(v) for v in (delta, beta, kappa))
+    if loss == "step":
+        return sp.Piecewise((1, delta >= kappa), (sp.exp(-beta), True))
+    if loss == "hinge":
+        return sp.Piecewise((1, delta >= kappa), (sp.exp(-beta * (kappa - delta)), True))
+    raise ValueError(f"loss = {loss!r}: must be 'step' or 'hinge'")
+
+
+def boundary_jump(beta, *, loss: str = "step") -> sp.Expr:
+    r"""Jump of :func:`pattern_weight` across the decision boundary, :math:`P(\kappa^+) - P(\kappa^-)`: the
+    smoothness criterion of spec §2.2. Non-zero (1 − e^{−β}) at every finite β for error counting — the boundary
+    layer that keeps q̂₁ divergent (frozen 1RSB) — and 0 for the hinge.
+
+    >>> boundary_jump(sp.Symbol("beta", positive=True))
+    1 - exp(-beta)
+    >>> boundary_jump(2, loss="hinge")
+    0
+    """
+    eta = sp.Symbol("eta", positive=True)  # Δ = κ ± η with κ = 0: the Piecewise conditions then evaluate
+    right, left = pattern_weight(eta, beta, 0, loss=loss), pattern_weight(-eta, beta, 0, loss=loss)
+    return sp.simplify(sp.limit(right, eta, 0) - sp.limit(left, eta, 0))
+
+
+def legendre_entropy(phi: sp.Expr, beta: sp.Symbol) -> tuple[sp.Expr, sp.Expr]:
+    r"""Microcanonical form of a canonical free entropy φ(β) (spec §1): energy :math:`e = -\partial_\beta\phi` and
+    entropy :math:`s = \phi + \beta e`, as functions of β (parametric curve s(e))."""
+    energy = sp.simplify(-sp.diff(phi, beta))
+    return energy, sp.simplify(phi + beta * energy)
+
+
+def annealed_microcanonical_entropy(alpha, eps) -> sp.Expr:
+    r"""First-moment entropy of configurations with a fraction ε of the M = αN patterns misclassified (κ = 0):
+    :math:`\ln2 + \alpha[H_2(\epsilon) - \ln2]` — every pattern is an error with probability ½ for any W. It is
+    the Legendre transform of :math:`\phi_{ann}(\beta) = \ln2 + \alpha\ln\frac{1+e^{-\beta}}2` (tested)."""
+    return sp.log(2) + sp.sympify(alpha) * (binary_entropy(eps) - sp.log(2))
 
 
 def gaussian_average_mp(fun: Callable[[mp.mpf], mp.mpf], *, digits: int = 25, breakpoints=(0,)) -> mp.mpf:

@@ -45,7 +45,7 @@ from verify.figures import figure
 
 __all__ = ["sign_configurations", "energy_histograms", "solution_counts", "EnumConfig", "SizeSeries", "size_series",
            "quenched_entropy", "storage_thermodynamics", "critical_load",
-           "reinforced_amp", "bayes_amp", "metropolis", "AMPConfig"]
+           "reinforced_amp", "RAMPResult", "bayes_amp", "metropolis", "AMPConfig"]
 
 REFERENCE = "Malatesta, Passalacqua & Zecchina 2026 (robustness of noisy solutions); spec perceptron.md"
 @lru_cache(maxsize=4)
@@ -280,10 +280,12 @@ def critical_load(n: int, rng: np.random.Generator) -> int:
 
 
 # =========================================================================== message passing
-def _gamp_fields(stabilities: NDArray, f2: NDArray, m: NDArray, g: NDArray) -> tuple[NDArray, NDArray, NDArray]:
-    r"""One GAMP sweep for the ±1 prior and the κ = 0 step channel on label-folded patterns F = yξ (spec §4c):
+def _gamp_fields(stabilities: NDArray, f2: NDArray, m: NDArray, g: NDArray,
+                 eps: float = 0.0) -> tuple[NDArray, NDArray, NDArray]:
+    r"""One GAMP sweep for the ±1 prior and the κ = 0 channel on label-folded patterns F = yξ (spec §4c):
     :math:`V_\mu = \sum_iF_{\mu i}^2(1-m_i^2)/N`, :math:`\omega_\mu = F_\mu\cdot m/\sqrt N - V_\mu g_\mu`,
-    :math:`g = G(u)/(\sqrt V\,\Phi(u))` (u = ω/√V), :math:`\partial g = -g(\omega/V + g)`,
+    :math:`g = (1-\epsilon)G(u)/(\sqrt V\,Z)` with :math:`Z = \epsilon + (1-\epsilon)\Phi(u)`, u = ω/√V (ε = e^{−β};
+    ε = 0 is the hard step of β = ∞; ln Z by logaddexp), :math:`\partial g = -g(\omega/V + g)` (for every ε),
     :math:`A_i = -\sum_\mu F_{\mu i}^2\partial g_\mu/N`, :math:`B_i = \sum_\mu F_{\mu i}g_\mu/\sqrt N + A_im_i`.
     Returns (g, A, B). A collapsing run (V → 0) overflows; callers test for non-finite values."""
     n = stabilities.shape[1]
@@ -292,32 +294,59 @@ def _gamp_fields(stabilities: NDArray, f2: NDArray, m: NDArray, g: NDArray) -> t
         omega = stabilities @ m / math.sqrt(n) - var * g
         sv = np.sqrt(var)
         u = omega / sv
-        g_new = np.exp(-0.5 * u * u - 0.5 * math.log(2 * math.pi) - special.log_ndtr(u)) / sv
+        log_z = special.log_ndtr(u)
+        if eps > 0:
+            log_z = np.logaddexp(math.log(eps), math.log1p(-eps) + log_z)
+        g_new = np.exp(math.log1p(-eps) - 0.5 * u * u - 0.5 * math.log(2 * math.pi) - log_z) / sv
         dg = -g_new * (omega / var + g_new)
         a = -(f2.T @ dg) / n
         b = stabilities.T @ g_new / math.sqrt(n) + a * m
     return g_new, a, b
 
 
+@dataclass(frozen=True)
+class RAMPResult:
+    """Outcome of :func:`reinforced_amp`: ``solved`` (training error of sign(m) ≤ the target), ``iterations``,
+    ``train_error`` (the lowest training error per pattern of sign(m) seen) and ``weights`` (that sign vector)."""
+
+    solved: bool
+    iterations: int
+    train_error: float
+    weights: NDArray
+
+
 def reinforced_amp(stabilities: NDArray, *, reinforcement: float = 1e-3, max_iter: int = 3000,
-                   rng: np.random.Generator) -> tuple[bool, int]:
-    r"""Reinforced AMP for the storage problem (spec §4c): :func:`_gamp_fields`, then the reinforcement
-    :math:`h \leftarrow B + \lambda t\,h_\mathrm{old}`, :math:`m = \tanh h`. Returns (solved, iterations): solved
-    when sign(m) stores every pattern (F·sign(m) > 0); a non-finite state counts as failure."""
+                   rng: np.random.Generator, beta: float = math.inf, target_error: float = 0.0) -> RAMPResult:
+    r"""Reinforced AMP (spec §4c): :func:`_gamp_fields`, then the reinforcement
+    :math:`h \leftarrow B + \lambda t\,h_\mathrm{old}`, :math:`m = \tanh h`. At β = ∞ the zero-temperature storage
+    algorithm; at finite β the finite-energy variant (spec §4d), whose channel tolerates errors with weight e^{−β}.
+    Stops when sign(m) has training error per pattern ≤ ``target_error`` (solved), when m is fully polarised
+    (|m_i| = 1 to 1e-12: the reinforcement has frozen it), or after ``max_iter``; a non-finite state counts as
+    failure."""
+    check_range("beta", beta, low=0, low_open=True)
+    check_range("target_error", target_error, low=0, high=1)
+    eps = math.exp(-beta) if math.isfinite(beta) else 0.0
     f2 = stabilities * stabilities
     m = 1e-3 * rng.standard_normal(stabilities.shape[1])
     h_old = np.zeros_like(m)
     g = np.zeros(stabilities.shape[0])
+    best, best_w = 1.0, np.where(m >= 0, 1.0, -1.0)
     for t in range(1, max_iter + 1):
-        g, _, b = _gamp_fields(stabilities, f2, m, g)
+        g, _, b = _gamp_fields(stabilities, f2, m, g, eps)
         with np.errstate(over="ignore", invalid="ignore"):
             h_old = b + reinforcement * t * h_old
             m = np.tanh(h_old)
         if not np.all(np.isfinite(m)):
-            return False, t
-        if np.all(stabilities @ np.where(m >= 0, 1.0, -1.0) > 0):
-            return True, t
-    return False, max_iter
+            return RAMPResult(False, t, best, best_w)
+        w = np.where(m >= 0, 1.0, -1.0)
+        err = float(np.mean(stabilities @ w <= 0))
+        if err < best:
+            best, best_w = err, w
+        if err <= target_error:
+            return RAMPResult(True, t, best, best_w)
+        if np.min(np.abs(m)) > 1 - 1e-12:
+            return RAMPResult(False, t, best, best_w)
+    return RAMPResult(False, max_iter, best, best_w)
 
 
 def bayes_amp(stabilities: NDArray, *, damping: float = 0.3, tol: float = 1e-6, max_iter: int = 2000,
@@ -441,9 +470,9 @@ class MessagePassingThreshold(Claim):
             for inst in child.spawn(cfg.instances):
                 x = inst.standard_normal((m_pat, cfg.n))
                 y = inst.choice(np.array([-1.0, 1.0]), size=m_pat)
-                ok, t = reinforced_amp(x * y[:, None], reinforcement=cfg.reinforcement, rng=inst)
-                outcomes.append(ok)
-                iters.append(t)
+                run = reinforced_amp(x * y[:, None], reinforcement=cfg.reinforcement, rng=inst)
+                outcomes.append(run.solved)
+                iters.append(run.iterations)
             rate = float(np.mean(outcomes))
             rates.append(rate)
             # binomial standard error, floored at the one-instance resolution 1/n when the rate is 0 or 1

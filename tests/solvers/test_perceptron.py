@@ -210,3 +210,17 @@ def test_gyorgyi_transition_against_mpmath():
                                                              digits=20) + am * psi)
     assert abs(q_back - qm) < 1e-9
     assert abs(phi) < 1e-9
+
+
+def test_microcanonical_entropy_is_the_legendre_transform_of_rs():
+    """s(ε) = φ(β) + βαε at the β with ε_t(β) = ε, and ds/dε = αβ (central difference, step 1e-5, error O(h²))."""
+    alpha = 0.5
+    mc = sp_.microcanonical_storage(alpha, 0.05)
+    r = sp_.rs_storage(alpha, beta=mc.beta)
+    assert abs(r.train_error - 0.05) < 1e-10
+    assert mc.entropy == pytest.approx(r.free_entropy + mc.beta * alpha * 0.05, abs=1e-12)
+    h = 1e-5
+    slope = (sp_.microcanonical_storage(alpha, 0.05 + h).entropy - sp_.microcanonical_storage(alpha, 0.05 - h).entropy) / (2 * h)
+    assert slope == pytest.approx(alpha * mc.beta, rel=1e-5)
+    with pytest.raises(SolverConvergenceError, match="outside the RS range"):
+        sp_.microcanonical_storage(alpha, 0.6)

@@ -27,3 +27,18 @@ def test_lyuu_rivin_annealed_bound_to_seven_digits():
 
 def test_gaussian_average_mp_moments():
     assert abs(tp.gaussian_average_mp(lambda z: z**4, digits=30) - 3) < mp.mpf(10) ** -25
+
+
+def test_error_counting_weight_jumps_at_the_boundary_and_the_hinge_does_not():
+    beta = sp.Symbol("beta", positive=True)
+    assert sp.simplify(tp.boundary_jump(beta) - (1 - sp.exp(-beta))) == 0
+    assert tp.boundary_jump(beta, loss="hinge") == 0
+    assert tp.boundary_jump(sp.Rational(1, 2)) != 0  # any finite temperature
+
+
+def test_annealed_microcanonical_entropy_is_the_legendre_transform_of_the_annealed_free_entropy():
+    alpha, beta = sp.symbols("alpha beta", positive=True)
+    phi = sp.log(2) + alpha * sp.log((1 + sp.exp(-beta)) / 2)
+    energy, entropy = tp.legendre_entropy(phi, beta)
+    assert sp.simplify(energy - alpha * sp.exp(-beta) / (1 + sp.exp(-beta))) == 0
+    assert sp.simplify(entropy - tp.annealed_microcanonical_entropy(alpha, energy / alpha)) == 0

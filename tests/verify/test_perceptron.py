@@ -137,8 +137,22 @@ def test_reinforced_amp_solves_an_easy_instance_and_its_answer_is_a_solution():
     rng = np.random.default_rng(4)
     n, m = 300, 90
     f = rng.standard_normal((m, n)) * rng.choice([-1.0, 1.0], size=m)[:, None]
-    ok, t = vp.reinforced_amp(f, rng=rng)
-    assert ok and t < 3000
+    run = vp.reinforced_amp(f, rng=rng)
+    assert run.solved and run.iterations < 3000 and run.train_error == 0
+    assert np.all(f @ run.weights > 0)
+
+
+def test_finite_energy_amp_reports_the_training_error_of_its_configuration():
+    """Above capacity (α = 1.2) at β = 2: the returned sign vector has exactly the reported training error, and
+    'solved' means that error is within the target."""
+    rng = np.random.default_rng(6)
+    n = 200
+    f = rng.standard_normal((240, n)) * rng.choice([-1.0, 1.0], size=240)[:, None]
+    run = vp.reinforced_amp(f, beta=2.0, target_error=0.2, max_iter=500, rng=rng)
+    assert run.train_error == np.mean(f @ run.weights <= 0)
+    assert run.solved == (run.train_error <= 0.2) and run.train_error > 0
+    with pytest.raises(ParameterError, match="target_error"):
+        vp.reinforced_amp(f, target_error=1.5, rng=rng)
 
 
 def test_reinforced_amp_reports_failure_above_capacity():
@@ -146,7 +160,7 @@ def test_reinforced_amp_reports_failure_above_capacity():
     rng = np.random.default_rng(5)
     n = 200
     f = rng.standard_normal((240, n)) * rng.choice([-1.0, 1.0], size=240)[:, None]
-    ok, _ = vp.reinforced_amp(f, max_iter=800, rng=rng)
+    ok = vp.reinforced_amp(f, max_iter=800, rng=rng).solved
     assert not ok
 
 
