@@ -947,3 +947,43 @@ def fig_enumeration(verdicts):
     rows += _series_panel(axes[2], ts, (0, 1, 2, 3), ("ent α=½", "ent α=1", "ε_g α=½", "ε_g α=1"), ts.theory.value,
                           degree=2)
     return fig, rows
+
+
+@figure("perceptron_dynamics", claims=("perceptron.metropolis_equilibrium",),
+        caption="(a) Metropolis training error per size (±2 SE) against 1/N at α = ½ with the RS Gibbs value (diamonds, "
+                "1/N = 0): β = 1, 2 extrapolate onto RS; at β = 3 the dynamics fall out of equilibrium as N grows. "
+                "(b) Microcanonical entropy s(ε) of configurations with training error ε (RS by Legendre transform, "
+                "solid; annealed ln2 + α[H₂(ε) − ln2], dashed) at α = ½ and 0.8.")
+def fig_dynamics(verdicts):
+    import matplotlib.pyplot as plt
+    import sympy
+
+    from theory import perceptron as tp
+
+    fig, axes = plt.subplots(1, 2)
+    rows = []
+    info = verdicts["perceptron.metropolis_equilibrium"].points[0].info
+    sizes = np.array(info["sizes"], float)
+    for key, color in zip([k for k in info if k.startswith("beta=")], ("C0", "C1", "C2")):
+        run = info[key]
+        axes[0].errorbar(1 / sizes, run["means"], yerr=2 * np.asarray(run["ses"]), fmt="o-", ms=2, lw=0.6,
+                         color=color, label=key)
+        axes[0].plot([0], [run["rs"]], "D", mfc="none", ms=4, color=color)
+        rows += [{"panel": "a", "beta": key, "N": int(n), "mean": m, "se": s, "rs": run["rs"]}
+                 for n, m, s in zip(sizes, run["means"], run["ses"])]
+    axes[0].set_xlabel("1/N")
+    axes[0].set_ylabel("training error")
+    axes[0].legend(fontsize=5)
+    for a, color in ((0.5, "C0"), (0.8, "C3")):
+        eps = np.linspace(0.004, 0.3, 25)
+        s_rs = [sp_.microcanonical_storage(a, float(e)).entropy for e in eps]
+        e_sym = sympy.Symbol("epsilon", positive=True)
+        s_ann = sympy.lambdify(e_sym, tp.annealed_microcanonical_entropy(a, e_sym), "numpy")(eps)
+        axes[1].plot(eps, s_rs, "-", lw=0.8, color=color, label=f"α = {a}")
+        axes[1].plot(eps, s_ann, "--", lw=0.6, color=color)
+        rows += [{"panel": "b", "alpha": a, "eps": float(e), "s_rs": float(s), "s_annealed": float(t)}
+                 for e, s, t in zip(eps, s_rs, s_ann)]
+    axes[1].set_xlabel("training error ε")
+    axes[1].set_ylabel("s(ε)")
+    axes[1].legend(fontsize=5)
+    return fig, rows

@@ -8,7 +8,7 @@ import numpy as np
 from verify._seeding import to_jsonable
 from verify.core import Verdict
 
-__all__ = ["render_markdown", "render_json", "verdict_table"]
+__all__ = ["render_markdown", "render_json", "verdict_table", "measured_numbers"]
 
 
 def _fmt(x: float) -> str:
@@ -28,6 +28,31 @@ def verdict_table(verdicts: Sequence[Verdict]) -> str:
             f"{'yes' if v.rival_rejected else '**no**'} ({v.rival_points_rejected}/{len(v.points)} pts) | "
             f"**{v.status}** |"
         )
+    return "\n".join(lines)
+
+
+def measured_numbers(verdicts: Sequence[Verdict]) -> str:
+    """Plain-text table of every measured component: label, simulation ± SE, theory, rival, z — one block per
+    claim, with the claim's reported (non-underscore) info keys listed after it."""
+    from verify.core import get_claim
+
+    lines = []
+    for v in verdicts:
+        labels = get_claim(v.claim).labels
+        lines.append(f"{v.claim}: {v.status}")
+        for p in v.points:
+            params = ", ".join(f"{k}={val}" for k, val in p.params.items())
+            meas, se = np.atleast_1d(p.measured.value), np.atleast_1d(p.measured.stderr) * np.ones(np.size(p.measured.value))
+            th = np.atleast_1d(p.theory.value) * np.ones(len(meas))
+            rv = np.atleast_1d(p.rival.value) * np.ones(len(meas))
+            z = np.atleast_1d(np.asarray(p.info.get("_z", np.nan), float)) * np.ones(len(meas))
+            names = labels if len(labels) == len(meas) else [str(k) for k in range(len(meas))]
+            lines.append(f"  [{params}]")
+            for name, m, s, t, r, zz in zip(names, meas, se, th, rv, z):
+                lines.append(f"    {name:>22}: sim {m:.6g} ± {s:.2g}   theory {t:.6g}   rival {r:.6g}   z {zz:.2f}")
+        extra = [k for p in v.points[:1] for k in p.info if not k.startswith("_")]
+        if extra:
+            lines.append("  reported: " + ", ".join(extra))
     return "\n".join(lines)
 
 
