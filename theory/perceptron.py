@@ -8,6 +8,12 @@ Model (spec §1): patterns ξ ~ N(0, I_N), α = M/N, W ∈ {±1}^N, a pattern is
   :math:`N^{-1}\ln E\,\#\text{solutions} = \ln 2 + \alpha\ln H(\kappa)`, zero at α = ln 2/(−ln H(κ)) (= 1 at κ = 0);
 * :func:`annealed_teacher_student` — :math:`\max_R[H_2(\frac{1+R}2) + \alpha\ln(1-\arccos(R)/\pi)]`, whose
   zero is the Lyuu–Rivin annealed bound for perfect generalization, 1.4479664 (spec §2.4);
+* :func:`pattern_weight`, :func:`boundary_jump` — the single-pattern Gibbs weight and its jump 1 − e^{−β} at the
+  decision boundary (error counting; 0 for the hinge): the smoothness criterion behind freezing (spec §2.2);
+* :func:`legendre_entropy`, :func:`annealed_microcanonical_entropy` — the microcanonical (allowed training error ε)
+  form by Legendre transform, in closed form for the first moment;
+* :func:`rs_storage_action`, :func:`rs_storage_stationarity` — the RS free entropy as SymPy integrands and its
+  partial derivatives (integrated by mpmath), which check the numerical layer's saddle-point equations;
 * :func:`gaussian_average_mp` — :math:`\int Dz\,f(z)` with mpmath at a stated precision, the reference the
   numerical layer is tested against.
 
@@ -34,6 +40,8 @@ __all__ = [
     "boundary_jump",
     "legendre_entropy",
     "annealed_microcanonical_entropy",
+    "rs_storage_action",
+    "rs_storage_stationarity",
 ]
 
 
@@ -132,6 +140,41 @@ def annealed_microcanonical_entropy(alpha, eps) -> sp.Expr:
     :math:`\ln2 + \alpha[H_2(\epsilon) - \ln2]` — every pattern is an error with probability ½ for any W. It is
     the Legendre transform of :math:`\phi_{ann}(\beta) = \ln2 + \alpha\ln\frac{1+e^{-\beta}}2` (tested)."""
     return sp.log(2) + sp.sympify(alpha) * (binary_entropy(eps) - sp.log(2))
+
+
+def rs_storage_action(alpha, beta, kappa=0) -> tuple[sp.Expr, sp.Expr, sp.Expr, tuple[sp.Symbol, ...]]:
+    r"""The RS Gardner free entropy of the storage problem (spec §2.1) as SymPy expressions,
+    :math:`\phi(q,\hat q) = c(q,\hat q) + \int Dz\,f_S(z) + \alpha\int Dz\,f_E(z)` with
+    :math:`c = -\hat q(1-q)/2`, :math:`f_S = \ln2\cosh(\sqrt{\hat q}z)` and
+    :math:`f_E = \ln[\epsilon_\beta + (1-\epsilon_\beta)H((\kappa+\sqrt q z)/\sqrt{1-q})]` (β = ``sp.oo``: ε = 0;
+    z → −z relative to the spec, by the symmetry of Dz, so that SymPy keeps erfc of a positive-leading argument
+    instead of rewriting it as 2 − erfc, which cancels catastrophically in the tail).
+
+    Returns (c, f_S, f_E, (q, q̂, z)); :func:`rs_storage_stationarity` differentiates them symbolically, which checks
+    the closed-form saddle-point equations of the numerical layer (obtained there by Gaussian integration by parts).
+    """
+    q, qhat = sp.symbols("q qhat", positive=True)
+    z = sp.Symbol("z", real=True)
+    eps = 0 if beta == sp.oo or beta == float("inf") else sp.exp(-sp.sympify(beta))
+    u = (sp.sympify(kappa) + sp.sqrt(q) * z) / sp.sqrt(1 - q)
+    f_e = sp.log(eps + (1 - eps) * gaussian_tail(u))
+    return -qhat * (1 - q) / 2, sp.log(2 * sp.cosh(sp.sqrt(qhat) * z)), sp.sympify(alpha) * f_e, (q, qhat, z)
+
+
+def rs_storage_stationarity(q, qhat, alpha, beta, kappa=0, *, digits: int = 20) -> tuple[mp.mpf, mp.mpf]:
+    r"""(∂φ/∂q, ∂φ/∂q̂) of :func:`rs_storage_action` at (q, q̂): the derivatives are taken by SymPy under the
+    Gaussian integral and integrated by mpmath (tanh-sinh, ``digits``). Both vanish at a saddle point."""
+    c, f_s, f_e, (qs, qh, z) = rs_storage_action(alpha, beta, kappa)
+    point = {qs: sp.Float(q, digits + 5), qh: sp.Float(qhat, digits + 5)}
+    out = []
+    for var in (qs, qh):
+        const = sp.diff(c, var).subs(point)
+        integrand = sp.lambdify(z, sp.diff(f_s + f_e, var).subs(point), "mpmath")
+        with mp.workdps(digits):
+            # |z| ≤ 40: the Gaussian weight beyond is < e^{−800}, and H(u) underflows to 0 only out there
+            tail_free = mp.quad(lambda x: integrand(x) * mp.npdf(x), [-40, 0, 40])
+        out.append(mp.mpf(sp.N(const, digits + 5)) + tail_free)
+    return out[0], out[1]
 
 
 def gaussian_average_mp(fun: Callable[[mp.mpf], mp.mpf], *, digits: int = 25, breakpoints=(0,)) -> mp.mpf:

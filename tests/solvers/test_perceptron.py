@@ -5,6 +5,7 @@ import math
 import mpmath as mp
 import numpy as np
 import pytest
+import sympy as sp
 
 from solvers import perceptron as sp_
 from solvers._errors import SolverConvergenceError
@@ -224,3 +225,15 @@ def test_microcanonical_entropy_is_the_legendre_transform_of_rs():
     assert slope == pytest.approx(alpha * mc.beta, rel=1e-5)
     with pytest.raises(SolverConvergenceError, match="outside the RS range"):
         sp_.microcanonical_storage(alpha, 0.6)
+
+
+@pytest.mark.parametrize(("beta", "kappa"), [(math.inf, 0.0), (2.0, 0.0), (math.inf, 0.3)])
+def test_rs_saddle_point_is_stationary_for_the_symbolic_free_entropy(beta, kappa):
+    """The solver's closed-form q̂ equation (Gaussian integration by parts, spec §2.1) against SymPy derivatives of
+    the RS free entropy itself, integrated by mpmath: both partial derivatives vanish at the solver's (q, q̂) to the
+    fixed point's tolerance, and a displaced q̂ is not stationary."""
+    r = sp_.rs_storage(0.5, beta=beta, kappa=kappa)
+    b = sp.oo if beta == math.inf else beta
+    d_q, d_qhat = tp.rs_storage_stationarity(r.q, r.qhat, 0.5, b, kappa, digits=15)
+    assert abs(d_q) < 1e-9 and abs(d_qhat) < 1e-9
+    assert abs(tp.rs_storage_stationarity(r.q, 1.05 * r.qhat, 0.5, b, kappa, digits=15)[1]) > 1e-3
