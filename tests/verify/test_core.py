@@ -120,6 +120,20 @@ def test_stored_verdict_with_infinite_z_round_trips_and_renders(tmp_path):
     assert "k_grok_exact" in render_markdown([back])
 
 
+def test_measured_numbers_lists_every_component_with_its_label_and_predictions():
+    from verify.report import measured_numbers
+    from verify.runner import assess
+
+    c = get_claim("grokking.tail_amplitude")
+    pts = [evaluate_point(c.id, p, "quick", 0) for p in c.sweep("quick")[:1]]
+    text = measured_numbers([assess(c, pts, scale="quick")])
+    rows = [line for line in text.splitlines() if "sim " in line]
+    assert len(rows) == np.size(pts[0].measured.value)
+    first = rows[0]
+    assert f"{np.atleast_1d(pts[0].measured.value)[0]:.6g}" in first
+    assert f"{np.atleast_1d(pts[0].theory.value)[0]:.6g}" in first and "rival" in first
+
+
 def test_corrupted_point_is_recomputed_by_a_rerun_with_identical_numbers(tmp_path):
     from verify import run_claims
 
