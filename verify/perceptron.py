@@ -63,7 +63,7 @@ def _half_stabilities(patterns: NDArray, labels: NDArray) -> tuple[int, NDArray,
     m_max, n = patterns.shape
     if labels.shape != (m_max,):
         raise ParameterError(f"labels has shape {labels.shape}; expected ({m_max},) to match patterns {patterns.shape}")
-    check_int("N", n, low=2, high=26)
+    check_int("N", n, low=2, high=24)
     low = n // 2
     folded = patterns * labels[:, None] / math.sqrt(n)
     return low, folded[:, :low] @ sign_configurations(low).T, folded[:, low:] @ sign_configurations(n - low).T
@@ -249,7 +249,8 @@ def quenched_entropy(alphas, sizes, instances: int, rng: np.random.Generator) ->
 
 
 def storage_thermodynamics(hist: NDArray, n: int, betas) -> NDArray:
-    r"""From the energy histogram n(E), E = 0 … M of one instance: [s, φ(β₁), …, ε_t(β₁), …] with
+    r"""From the uncapped energy histogram n(E), E = 0 … M of one instance (``energy_histograms(..., cap=M)``; the
+    last bin is E = M, so M = len(hist) − 1): [s, φ(β₁), …, ε_t(β₁), …] with
     :math:`s = N^{-1}\ln n(0)` (NaN when UNSAT), :math:`\phi(\beta) = N^{-1}\ln\sum_E n(E)e^{-\beta E}` and the
     Gibbs training error per pattern :math:`\epsilon_t(\beta) = \langle E\rangle_\beta/M` (log-sum-exp form)."""
     energies = np.arange(len(hist)) * 1.0
