@@ -24,6 +24,7 @@ poor branch in the hard phase).
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 from functools import lru_cache
@@ -42,7 +43,7 @@ from verify.core import Claim, Estimate, Observation, register
 from verify.figures import figure
 
 __all__ = ["sign_configurations", "energy_histograms", "solution_counts", "EnumConfig", "SizeSeries", "size_series",
-           "quenched_entropy", "storage_thermodynamics", "critical_load",
+           "quenched_entropy", "storage_thermodynamics", "critical_load", "sat_probability",
            "reinforced_amp", "RAMPResult", "bayes_amp", "metropolis", "AMPConfig"]
 
 REFERENCE = "Malatesta, Passalacqua & Zecchina 2026 (robustness of noisy solutions); spec perceptron.md"
@@ -178,13 +179,15 @@ class SizeSeries:
     """Per-size instance means of k observables and their extrapolation to N = ∞ in 1/N.
 
     ``means``, ``ses`` (len(sizes), k); ``defined`` (len(sizes), k) the fraction of instances where each observable
-    is defined (e.g. SAT for the entropy); ``fits`` one :class:`verify._stats.InterceptFit` per observable."""
+    is defined (e.g. SAT for the entropy); ``fits`` one :class:`verify._stats.InterceptFit` per observable;
+    ``values`` the per-instance observables of each size (instances, k)."""
 
     sizes: tuple[int, ...]
     means: NDArray
     ses: NDArray
     defined: NDArray
     fits: list
+    values: list = dataclasses.field(default_factory=list, repr=False)
 
     def estimate(self, n: int | None = None) -> Estimate:
         """The N = ∞ intercepts with their exact standard errors."""
@@ -202,9 +205,10 @@ def size_series(instance: Callable[[int, np.random.Generator], NDArray], cfg: En
     spawned streams, and extrapolate the per-size means to N = ∞ by weighted least squares in 1/N
     (:func:`verify._stats.extrapolate_intercept`, polynomial of ``degree``). An observable undefined at a whole
     size (e.g. α·N not an integer) is fitted on the other sizes; at least degree + 2 sizes must remain."""
-    means, ses, defined = [], [], []
+    means, ses, defined, values = [], [], [], []
     for n, child in zip(cfg.sizes, rng.spawn(len(cfg.sizes))):
         vals = np.array([instance(n, inst) for inst in child.spawn(cfg.count(n))], float)
+        values.append(vals)
         ok = ~np.isnan(vals)
         if np.any((ok.sum(axis=0) < 2) & (ok.sum(axis=0) > 0)):
             raise ParameterError(f"fewer than 2 instances define an observable at N = {n}")
@@ -222,7 +226,7 @@ def size_series(instance: Callable[[int, np.random.Generator], NDArray], cfg: En
             raise ParameterError(f"observable {k} is defined at {use.sum()} sizes; a degree-{degree} fit in 1/N "
                                  f"with a χ² check needs at least {degree + 2}")
         fits.append(extrapolate_intercept(x[use], means[use, k], ses[use, k], degree=degree))
-    return SizeSeries(cfg.sizes, means, ses, np.array(defined), fits)
+    return SizeSeries(cfg.sizes, means, ses, np.array(defined), fits, values)
 
 
 def _storage_patterns(n: int, m: int, rng: np.random.Generator) -> tuple[NDArray, NDArray]:
@@ -264,6 +268,23 @@ def storage_thermodynamics(hist: NDArray, n: int, betas) -> NDArray:
         out.append((top + math.log(z.sum())) / n)
         errs.append(float(energies[present] @ z / z.sum() / (len(hist) - 1)))
     return np.array(out + errs)
+
+
+def sat_probability(critical_loads: NDArray, n: int) -> tuple[NDArray, NDArray, float, float]:
+    r"""SAT curve of N-size instances from their critical loads: :math:`P_{SAT}(M) = P(M_c \ge M)` at M = 1 … max,
+    with binomial standard errors, and the 50 % point α₅₀ = M₅₀/N by linear interpolation between integer loads with
+    its delta-method SE (binomial SE of P_SAT at the crossing over the local slope). Returns (alphas, p_sat, se,
+    alpha_50, alpha_50_se)."""
+    loads = np.arange(1, int(np.max(critical_loads)) + 2)
+    count = len(critical_loads)
+    p_sat = (critical_loads[None, :] >= loads[:, None]).mean(axis=1)
+    se = np.sqrt(np.maximum(p_sat * (1 - p_sat), 1.0 / count) / count)
+    k = int(np.argmax(p_sat < 0.5))  # first load with P_SAT below ½ (P_SAT(max + 1) = 0 guarantees one)
+    if k == 0:
+        raise ParameterError(f"P_SAT < 1/2 already at M = 1 (N = {n}): no crossing to interpolate")
+    slope = p_sat[k - 1] - p_sat[k]  # per unit load
+    m50 = loads[k - 1] + (p_sat[k - 1] - 0.5) / slope
+    return loads / n, p_sat, se, float(m50 / n), float(math.sqrt(0.25 / count) / slope / n)
 
 
 def critical_load(n: int, rng: np.random.Generator) -> int:
@@ -650,11 +671,17 @@ class CapacityFiniteSize(Claim):
 
     def simulate(self, p: CapacityParams, cfg: EnumConfig, rng: np.random.Generator) -> Observation:
         series = size_series(lambda n, inst: np.array([critical_load(n, inst) / n]), cfg, rng, degree=p.degree)
+        curves = [sat_probability(np.round(v[:, 0] * n), n) for n, v in zip(cfg.sizes, series.values)]
+        a50, a50_se = np.array([c[3] for c in curves]), np.array([c[4] for c in curves])
+        a50_fit = extrapolate_intercept(1.0 / np.array(cfg.sizes, float), a50, a50_se)
         x = 1.0 / np.sqrt(np.array(cfg.sizes, float))
         sqrt_fit = extrapolate_intercept(x, series.means[:, 0], series.ses[:, 0])
         linear = extrapolate_intercept(1.0 / np.array(cfg.sizes, float), series.means[:, 0], series.ses[:, 0])
         return Observation(series.estimate(n=cfg.count(max(cfg.sizes))),
                            info={**series.summary(), "linear_1_over_n": [linear.intercept, linear.intercept_se, linear.chi2],
+                                 "alpha_50": a50.tolist(), "alpha_50_se": a50_se.tolist(),
+                                 "alpha_50_linear_fit": [a50_fit.intercept, a50_fit.intercept_se, a50_fit.chi2, a50_fit.slope],
+                                 "p_sat": {str(n): [c[0].tolist(), c[1].tolist()] for n, c in zip(cfg.sizes, curves)},
                                  "linear_1_over_sqrt_n": [sqrt_fit.intercept, sqrt_fit.intercept_se, sqrt_fit.chi2]})
 
 
@@ -1010,4 +1037,40 @@ def fig_dynamics(verdicts):
     axes[1].set_xlabel("training error ε")
     axes[1].set_ylabel("s(ε)")
     axes[1].legend(fontsize=5)
+    return fig, rows
+
+
+@figure("perceptron_sat", claims=("perceptron.capacity_fss",),
+        caption="(a) SAT probability of enumerated storage instances against α = M/N for N = 8…20 (every other size), "
+                "with α_KM (solid) and the annealed capacity 1 (dashed): the transition sharpens and drifts down slowly. "
+                "(b) The 50 % point α₅₀(N) (±2 SE, delta method) against 1/N with its linear fit (reported, not "
+                "asserted) and α_KM at 1/N = 0.")
+def fig_sat(verdicts):
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2)
+    rows = []
+    info = verdicts["perceptron.capacity_fss"].points[0].info
+    cap = sp_.storage_capacity()
+    sizes = [int(n) for n in info["sizes"]]
+    for k, n in enumerate(sizes[::2]):
+        alphas, p_sat = info["p_sat"][str(n)]
+        axes[0].plot(alphas, p_sat, "-", lw=0.7, color=plt.cm.viridis(k / max(len(sizes[::2]) - 1, 1)), label=f"N = {n}")
+        rows += [{"panel": "a", "N": n, "alpha": a, "p_sat": p} for a, p in zip(alphas, p_sat)]
+    axes[0].axvline(cap, color="C3", lw=0.6)
+    axes[0].axvline(1.0, color="0.5", ls="--", lw=0.6)
+    axes[0].set_xlim(0.4, 1.6)
+    axes[0].set_xlabel("α = M/N")
+    axes[0].set_ylabel("P_SAT")
+    axes[0].legend(fontsize=5)
+    inv = 1 / np.array(sizes, float)
+    a50, a50_se = np.array(info["alpha_50"]), np.array(info["alpha_50_se"])
+    axes[1].errorbar(inv, a50, yerr=2 * a50_se, fmt="o", ms=2)
+    intercept, _, _, slope = info["alpha_50_linear_fit"]
+    grid = np.linspace(0, inv.max(), 20)
+    axes[1].plot(grid, intercept + slope * grid, "-", lw=0.6)
+    axes[1].plot([0], [cap], "D", mfc="none", ms=4, color="C3")
+    axes[1].set_xlabel("1/N")
+    axes[1].set_ylabel("α₅₀")
+    rows += [{"panel": "b", "N": n, "alpha_50": a, "se": s} for n, a, s in zip(sizes, a50, a50_se)]
     return fig, rows

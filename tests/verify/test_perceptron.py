@@ -192,3 +192,13 @@ def test_metropolis_samples_the_exact_gibbs_energy():
     mc = vp.metropolis(f, beta=beta, sweeps=4200, burn_in=200, rng=rng)
     diff = mc - np.array(exact)
     assert abs(diff.mean()) < 5 * diff.std(ddof=1) / math.sqrt(chains)
+
+
+def test_sat_probability_curve_and_its_half_point():
+    """Critical loads 2, 3, 3, 5 at N = 4: P_SAT(M) = 1, 1, 3/4, 1/4, 1/4, 0 at M = 1…6; the ½ crossing lies between
+    M = 3 and 4 at 3 + (3/4 − 1/2)/(1/2) = 3.5, i.e. α₅₀ = 0.875, with SE √(¼/4)/(½)/4 = 0.125."""
+    alphas, p_sat, se, a50, a50_se = vp.sat_probability(np.array([2, 3, 3, 5]), 4)
+    np.testing.assert_allclose(alphas, np.arange(1, 7) / 4)
+    np.testing.assert_allclose(p_sat, [1, 1, 0.75, 0.25, 0.25, 0])
+    assert a50 == pytest.approx(0.875) and a50_se == pytest.approx(0.125)
+    assert np.all(se > 0)
