@@ -4,6 +4,7 @@ import math
 
 import numpy as np
 import pytest
+from scipy import stats
 
 from theory._validation import ParameterError
 from verify import perceptron as vp
@@ -79,7 +80,8 @@ def test_quenched_entropy_is_reproducible_and_rejects_non_integer_loads():
 
 def test_size_series_recovers_a_known_finite_size_law():
     """Observables y = a + b/N + noise of known SE: the extrapolated intercept is unbiased within its SE
-    (z over 40 repetitions has mean ≈ 0 and sd ≈ 1; bounds at a 1e-3 false-alarm rate)."""
+    (z over 40 repetitions has mean ≈ 0 and sd ≈ 1). Bounds at a two-sided 1e-3 false-alarm rate each: the normal
+    quantile over √40 for the mean, χ²₃₉ quantiles for the sample variance."""
     cfg = vp.EnumConfig(sizes=(8, 12, 16, 20), instances=200)
     z = []
     for seed in range(40):
@@ -88,7 +90,9 @@ def test_size_series_recovers_a_known_finite_size_law():
         est = series.estimate()
         z.append((est.value[0] - 0.3) / est.stderr[0])
     z = np.array(z)
-    assert abs(z.mean()) < 3.3 / math.sqrt(40) and 0.5 < z.std(ddof=1) < 1.6
+    assert abs(z.mean()) < stats.norm.isf(5e-4) / math.sqrt(len(z))
+    var_lo, var_hi = (stats.chi2.ppf(q, len(z) - 1) / (len(z) - 1) for q in (5e-4, 1 - 5e-4))
+    assert var_lo < z.var(ddof=1) < var_hi
 
 
 def test_size_series_skips_sizes_where_an_observable_is_undefined():
