@@ -15,8 +15,14 @@ tolerance, a proven asymptotic remainder).
   family-wise false-alarm rate ≤ a).
 * Deterministic element (σ = 0): rejected when :math:`d > e`; its normalised score is ``d/e``.
 
+When a standard error is itself estimated from few replicates (the estimate carries ``dof`` = ν, e.g.
+R − 1), the ratio is Student-t rather than normal, and the normal threshold would exceed the false-alarm
+budget (for ν = 7 the two-sided t tail beyond 3.29 is 1.3 %, not 0.1 %). Such a ratio t is reported on the
+normal scale, :math:`z = \Phi^{-1}(F_{t,\nu}(t))`, so one threshold z* serves every element; the degrees of
+freedom of σ combine by Welch–Satterthwaite (:func:`welch_dof`), a declared bias counting as exact.
+
 Power: the smallest discrepancy detected with probability 0.8 is
-:math:`\delta_\mathrm{min} = (z^* + z_{0.8})\sigma + e`. A claim whose δ_min exceeds its declared
+:math:`\delta_\mathrm{min} = (t^*_\nu + t_{\nu,0.8})\sigma + e` (normal quantiles when ν = ∞). A claim whose δ_min exceeds its declared
 relevance somewhere, or whose rival prediction is not rejected by the same data, is UNDERPOWERED.
 """
 from __future__ import annotations
@@ -35,6 +41,9 @@ __all__ = [
     "compare",
     "bootstrap_se",
     "mean_and_stderr",
+    "welch_dof",
+    "t_to_z",
+    "detectable_multiplier",
     "binomial_interval",
     "InterceptFit",
     "extrapolate_intercept",
@@ -74,7 +83,10 @@ class Comparison:
     score : ndarray
         ``z / z*`` for statistical elements, ``d / e`` for deterministic ones; > 1 rejects.
     z : ndarray
-        ``z`` for statistical elements, ``d / e`` for deterministic ones.
+        ``z`` for statistical elements (on the normal scale, see the module docstring), ``d / e`` for
+        deterministic ones.
+    dof : ndarray
+        Welch–Satterthwaite degrees of freedom of ``sigma`` (inf: normal).
     """
 
     discrepancy: NDArray
@@ -82,10 +94,65 @@ class Comparison:
     bound: NDArray
     score: NDArray
     z: NDArray
+    dof: NDArray
 
     @property
     def rejected(self) -> NDArray:
         return self.score > 1
+
+
+def welch_dof(variances: ArrayLike, dofs: ArrayLike, *, axis: int = 0) -> NDArray:
+    r"""Welch–Satterthwaite degrees of freedom of a sum of independent variance estimates.
+
+    .. math:: \nu = \frac{(\sum_k v_k)^2}{\sum_k v_k^2/\nu_k},
+
+    with :math:`v_k = c_k^2 s_k^2` the contribution of term k to the variance of a linear combination and
+    :math:`\nu_k` its degrees of freedom (``inf`` for a known or exact term). Welch (1947), Biometrika 34, 28.
+
+    >>> float(welch_dof([1.0, 1.0], [9, 9]))
+    18.0
+    >>> float(welch_dof([1.0, 0.0], [4, np.inf]))
+    4.0
+    """
+    v = np.asarray(variances, float)
+    nu = np.broadcast_to(np.asarray(dofs, float), v.shape)
+    if np.any(nu <= 0):
+        raise ValueError(f"dofs = {dofs} must be positive")
+    total = v.sum(axis=axis)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        denom = np.sum(np.where(v > 0, v**2 / nu, 0.0), axis=axis)
+        out = np.where(denom > 0, total**2 / denom, np.inf)
+    return out
+
+
+def t_to_z(t: ArrayLike, dof: ArrayLike) -> NDArray:
+    r"""A Student-t statistic on the normal scale, :math:`\Phi^{-1}(F_{t,\nu}(t))` (identity for ν = ∞).
+
+    Computed through the upper tails so that large statistics keep their precision.
+
+    >>> round(float(t_to_z(3.0, np.inf)), 12), round(float(t_to_z(stats.t.isf(1e-4, 7), 7)), 6)
+    (3.0, 3.719016)
+    """
+    t = np.asarray(t, float)
+    nu = np.broadcast_to(np.asarray(dof, float), t.shape)
+    finite = np.isfinite(nu)
+    safe_nu = np.where(finite, nu, 1.0)
+    return np.where(finite, stats.norm.isf(stats.t.sf(t, safe_nu)), t)
+
+
+def detectable_multiplier(threshold: float, dof: ArrayLike) -> NDArray:
+    r"""The factor :math:`t^*_\nu + t_{\nu,0.8}` with :math:`t^*_\nu` the t quantile at the tail of the
+    normal threshold ``threshold``: δ_min = factor · σ + e is detected with probability 0.8 (approximately,
+    neglecting the noncentrality of the t law).
+
+    >>> round(float(detectable_multiplier(3.0, np.inf)), 6) == round(3.0 + Z_POWER, 6)
+    True
+    """
+    nu = np.asarray(dof, float)
+    finite = np.isfinite(nu)
+    safe_nu = np.where(finite, nu, 1.0)
+    tail = stats.norm.sf(threshold)
+    return np.where(finite, stats.t.isf(tail, safe_nu) + stats.t.isf(0.2, safe_nu), threshold + Z_POWER)
 
 
 def compare(
@@ -97,23 +164,33 @@ def compare(
     predicted_bound: ArrayLike,
     bias: ArrayLike,
     threshold: float,
+    *,
+    measured_dof: ArrayLike | None = None,
+    predicted_dof: ArrayLike | None = None,
 ) -> Comparison:
-    """Compare element-wise (see module docstring); ``threshold`` is z*."""
+    """Compare element-wise (see module docstring); ``threshold`` is z*; a ``*_dof`` of None is ν = ∞."""
     m = np.asarray(measured, float)
     p = np.asarray(predicted, float)
     d = np.abs(m - p)
-    sigma = np.sqrt(np.asarray(measured_se, float) ** 2 + np.asarray(predicted_se, float) ** 2 + np.asarray(bias, float) ** 2)
+    var_m = np.asarray(measured_se, float) ** 2
+    var_p = np.asarray(predicted_se, float) ** 2
+    var_b = np.asarray(bias, float) ** 2
+    sigma = np.sqrt(var_m + var_p + var_b)
     e = np.asarray(measured_bound, float) + np.asarray(predicted_bound, float)
     d, sigma, e = np.broadcast_arrays(d, sigma, e)
+    nu_m = np.inf if measured_dof is None else np.asarray(measured_dof, float)
+    nu_p = np.inf if predicted_dof is None else np.asarray(predicted_dof, float)
+    parts = np.broadcast_arrays(var_m, var_p, var_b, d)[:3]
+    dof = welch_dof(np.stack(parts), np.stack(np.broadcast_arrays(nu_m, nu_p, np.inf, d)[:3]))
     with np.errstate(divide="ignore", invalid="ignore"):
-        z_stat = np.maximum(d - e, 0.0) / sigma
+        z_stat = t_to_z(np.maximum(d - e, 0.0) / sigma, dof)
         z_det = np.where(d == 0, 0.0, d / e)
     statistical = sigma > 0
     z = np.where(statistical, z_stat, z_det)
     score = np.where(statistical, z_stat / threshold, z_det)
     # NaN in a measurement is a failure, never a silent pass.
     score = np.where(np.isnan(d), np.inf, score)
-    return Comparison(d, sigma, e, score, z)
+    return Comparison(d, sigma, e, score, z, dof)
 
 
 def mean_and_stderr(samples: ArrayLike, axis: int = 0) -> tuple[NDArray, NDArray, int]:
@@ -152,7 +229,9 @@ def binomial_interval(successes: int, trials: int, confidence: float = 0.95) -> 
 class InterceptFit:
     """Weighted least-squares fit of ``means = intercept + slope * x (+ curvature * x²)``.
 
-    ``chi2`` (with ``dof`` = len(x) − number of coefficients degrees of freedom) checks the model itself.
+    ``chi2`` (with ``dof`` = len(x) − number of coefficients degrees of freedom) checks the model itself;
+    ``intercept_dof`` is the Welch–Satterthwaite degrees of freedom of ``intercept_se`` (inf when the input
+    standard errors were given without their own degrees of freedom).
     """
 
     intercept: float
@@ -161,15 +240,18 @@ class InterceptFit:
     chi2: float
     dof: int
     curvature: float = 0.0
+    intercept_dof: float = math.inf
 
 
-def extrapolate_intercept(x: ArrayLike, means: ArrayLike, ses: ArrayLike, *, degree: int = 1) -> InterceptFit:
+def extrapolate_intercept(x: ArrayLike, means: ArrayLike, ses: ArrayLike, *, degree: int = 1,
+                          dofs: ArrayLike | None = None) -> InterceptFit:
     r"""Extrapolate independent means to x = 0 (e.g. x = 1/N) by weighted least squares.
 
     Model :math:`\bar y_i = a + b x_i` (``degree = 1``) or :math:`a + b x_i + c x_i^2` (``degree = 2``, for
     finite-size data whose curvature the linear fit's χ² resolves). Weights :math:`1/se_i^2`; the intercept is
     a fixed linear combination :math:`\sum_i c_i\,\bar y_i` of the means, so its standard error is
-    :math:`\sqrt{\sum_i c_i^2 se_i^2}` exactly (no model-based rescaling by χ²).
+    :math:`\sqrt{\sum_i c_i^2 se_i^2}` exactly (no model-based rescaling by χ²). With ``dofs`` (the degrees
+    of freedom of each ``ses``, R_i − 1 for sample means) the intercept's are combined by Welch–Satterthwaite.
 
     >>> fit = extrapolate_intercept([1, 0.5, 0.25], [1.3, 1.15, 1.075], [0.01, 0.01, 0.01])
     >>> round(fit.intercept, 12), round(fit.slope, 12)
@@ -191,6 +273,8 @@ def extrapolate_intercept(x: ArrayLike, means: ArrayLike, ses: ArrayLike, *, deg
     coef_rows = cov @ (design.T * w)
     coef = coef_rows @ y
     resid = y - design @ coef
-    return InterceptFit(float(coef[0]), float(math.sqrt(np.sum(coef_rows[0] ** 2 * s**2))), float(coef[1]),
+    contrib = coef_rows[0] ** 2 * s**2
+    nu = math.inf if dofs is None else float(welch_dof(contrib, dofs))
+    return InterceptFit(float(coef[0]), float(math.sqrt(np.sum(contrib))), float(coef[1]),
                         float(np.sum(w * resid**2)), len(x) - degree - 1,
-                        float(coef[2]) if degree == 2 else 0.0)
+                        float(coef[2]) if degree == 2 else 0.0, nu)

@@ -255,11 +255,11 @@ def size_extrapolated_error(params: AugParams, cfg: SizeConfig, rng: np.random.G
                 vals[j] = first - simulate_test_error(paired, int(d), seed_rng)
         means[i], ses[i], _ = mean_and_stderr(vals)
         counts.append(n_seeds)
-    fit = extrapolate_intercept(1.0 / ds, means, ses)
+    fit = extrapolate_intercept(1.0 / ds, means, ses, dofs=np.array(counts) - 1)
     aux = {"d": ds.astype(float), "means": means, "ses": ses}
     info = {"slope_1_over_d": fit.slope, "fit_chi2": fit.chi2, "fit_dof": fit.dof, "largest_d_mean": float(means[-1]),
             "largest_d_se": float(ses[-1])}
-    return Estimate(fit.intercept, fit.intercept_se, 0.0, int(sum(counts))), aux, info
+    return Estimate(fit.intercept, fit.intercept_se, 0.0, int(sum(counts)), fit.intercept_dof), aux, info
 
 
 # =========================================================================== predictions

@@ -67,25 +67,36 @@ class Estimate:
         Deterministic error bound (round-off, solver tolerance, a proven remainder); 0 if exact.
     n : int or None
         Independent replicates behind ``value`` (None for a deterministic computation).
+    dof : float or ndarray or None
+        Degrees of freedom of ``stderr`` when it is itself estimated from a sample (R − 1 for a mean of R
+        replicates; Welch–Satterthwaite for a linear combination of such means). The verdict then uses
+        Student-t quantiles, so a standard error from few replicates does not inflate the false-alarm
+        rate. None: ``stderr`` is known or has so many degrees of freedom that the normal law applies.
     """
 
     value: float | NDArray
     stderr: float | NDArray = 0.0
     error_bound: float | NDArray = 0.0
     n: int | None = None
+    dof: float | NDArray | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "value", _as_value(self.value))
         object.__setattr__(self, "stderr", _as_value(self.stderr))
         object.__setattr__(self, "error_bound", _as_value(self.error_bound))
+        if self.dof is not None:
+            dof = _as_value(self.dof)
+            if np.any(np.asarray(dof) < 1):
+                raise ValueError(f"dof = {dof} is outside [1, inf]")
+            object.__setattr__(self, "dof", dof)
 
     @classmethod
     def from_replicates(cls, samples: ArrayLike, *, axis: int = 0, error_bound: ArrayLike = 0.0) -> "Estimate":
-        """Mean and sd/√R over independent replicates stacked along ``axis``."""
+        """Mean and sd/√R over independent replicates stacked along ``axis``, with R − 1 degrees of freedom."""
         from verify._stats import mean_and_stderr
 
         mean, se, n = mean_and_stderr(samples, axis=axis)
-        return cls(mean, se, error_bound, n)
+        return cls(mean, se, error_bound, n, n - 1)
 
     def __str__(self) -> str:
         def fmt(v: Any) -> str:
@@ -101,14 +112,17 @@ class Estimate:
         return s
 
     def to_dict(self) -> dict[str, Any]:
-        return to_jsonable({"value": self.value, "stderr": self.stderr, "error_bound": self.error_bound, "n": self.n})
+        return to_jsonable({"value": self.value, "stderr": self.stderr, "error_bound": self.error_bound, "n": self.n,
+                            "dof": self.dof})
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> "Estimate":
         def arr(v: Any) -> Any:
             return np.asarray(v, dtype=float) if isinstance(v, (list, str)) else v
 
-        return cls(arr(d["value"]), arr(d["stderr"]), arr(d["error_bound"]), d.get("n"))
+        dof = d.get("dof")
+        return cls(arr(d["value"]), arr(d["stderr"]), arr(d["error_bound"]), d.get("n"),
+                   None if dof is None else arr(dof))
 
 
 @dataclass(frozen=True)

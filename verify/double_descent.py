@@ -18,14 +18,14 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 from solvers import double_descent as sd
 import sympy as sp
 
 from theory import double_descent as td
 from theory._validation import ParameterError, check_choice, check_int, check_range
-from verify._stats import extrapolate_intercept, mean_and_stderr
+from verify._stats import extrapolate_intercept, mean_and_stderr, welch_dof
 from verify.core import Claim, Estimate, Observation, register
 
 __all__ = ["DesignDraw", "draw_designs", "gradient_descent", "gradient_flow_limit"]
@@ -230,7 +230,8 @@ class LearningCurve(Claim):
         (1 degree of freedom) checks the 1/N model. No declared budget."""
         sizes = [cfg.n_features, 2 * cfg.n_features, 4 * cfg.n_features]
         means, ses = [], []
-        for N, reps, child in zip(sizes, (cfg.replicates, cfg.replicates // 2, cfg.replicates // 4), rng.spawn(3)):
+        reps_per_size = (cfg.replicates, cfg.replicates // 2, cfg.replicates // 4)
+        for N, reps, child in zip(sizes, reps_per_size, rng.spawn(3)):
             P = int(round(p.alpha * N))
             if P / N != p.alpha:
                 raise ValueError(f"alpha = {p.alpha} is not P/N for an integer P at N = {N}")
@@ -239,9 +240,11 @@ class LearningCurve(Claim):
             means.append(err.mean(axis=1))
             ses.append(err.std(axis=1, ddof=1) / math.sqrt(reps))
         means, ses = np.array(means), np.array(ses)
-        fits = [extrapolate_intercept(1.0 / np.array(sizes), means[:, k], ses[:, k]) for k in range(len(p.steps))]
+        fits = [extrapolate_intercept(1.0 / np.array(sizes), means[:, k], ses[:, k], dofs=np.array(reps_per_size) - 1)
+                for k in range(len(p.steps))]
         inter = np.array([f.intercept for f in fits])
-        return Observation(Estimate(inter, np.array([f.intercept_se for f in fits]), n=cfg.replicates),
+        return Observation(Estimate(inter, np.array([f.intercept_se for f in fits]), n=cfg.replicates,
+                                    dof=np.array([f.intercept_dof for f in fits])),
                            aux={"steps": np.array(p.steps), "means": means, "ses": ses, "extrapolated": inter},
                            info={"sizes": sizes, "fit_chi2": [f.chi2 for f in fits]})
 
@@ -496,7 +499,7 @@ class FDSlopes(Claim):
         info = {"theory_slope_spread": float(predicted.std()), "t_waits": (waits * cfg.dt).tolist()}
         if global_x:
             info["global_slope_mean"] = float(np.mean(global_x))
-        return Observation(Estimate(th + float(diff.value), float(diff.stderr), n=cfg.designs),
+        return Observation(Estimate(th + float(diff.value), float(diff.stderr), n=cfg.designs, dof=diff.dof),
                            theory=Estimate(th), rival=Estimate(1.0),
                            aux={"measured": measured, "theory": predicted, **curves},
                            info=info)
@@ -529,14 +532,18 @@ class ExponentConfig:
         check_int("replicates", self.replicates, low=2)
 
 
-def _log_slope(eps: NDArray, means: NDArray, ses: NDArray) -> tuple[float, float, float]:
-    """Weighted least squares of log mean on log ε (se of log mean = se/mean): (slope, se, amplitude)."""
+def _log_slope(eps: NDArray, means: NDArray, ses: NDArray, dofs: ArrayLike | None = None
+               ) -> tuple[float, float, float, float]:
+    """Weighted least squares of log mean on log ε (se of log mean = se/mean): (slope, se, amplitude, dof), the
+    slope's degrees of freedom by Welch–Satterthwaite from ``dofs`` of the ``ses`` (inf when not given)."""
     x, y, s = np.log(eps), np.log(means), ses / means
     w = 1 / s**2
     design = np.column_stack([np.ones_like(x), x])
     cov = np.linalg.inv(design.T @ (w[:, None] * design))
+    row = (cov @ (design.T * w))[1]
     coef = cov @ (design.T @ (w * y))
-    return float(coef[1]), float(math.sqrt(cov[1, 1])), float(math.exp(coef[0]))
+    dof = math.inf if dofs is None else float(welch_dof(row**2 * s**2, dofs))
+    return float(coef[1]), float(math.sqrt(cov[1, 1])), float(math.exp(coef[0])), dof
 
 
 @register
@@ -576,10 +583,10 @@ class VarianceExponent(Claim):
             ses.append(var.std(ddof=1) / math.sqrt(cfg.replicates) / scale)
             exact.append(float(td.finite_n_ridgeless_test_error(N, P, signal=0, noise=sp.nsimplify(p.noise))) / scale)
         means, ses, exact = np.array(means), np.array(ses), np.array(exact)
-        slope, slope_se, amp = _log_slope(eps, means, ses)
-        th_slope, _, th_amp = _log_slope(eps, exact, ses)  # the same weights: a deterministic functional
+        slope, slope_se, amp, slope_dof = _log_slope(eps, means, ses, dofs=np.full(len(loads), cfg.replicates - 1))
+        th_slope, _, th_amp, _ = _log_slope(eps, exact, ses)  # the same weights: a deterministic functional
         gamma = -slope
-        return Observation(Estimate(gamma, slope_se, n=cfg.replicates), theory=Estimate(-th_slope), rival=Estimate(0.5),
+        return Observation(Estimate(gamma, slope_se, n=cfg.replicates, dof=slope_dof), theory=Estimate(-th_slope), rival=Estimate(0.5),
                            aux={"eps": eps, "means": means, "ses": ses, "exact": exact},
                            info={"gamma_fit": gamma, "gamma_ci95": [gamma - 1.96 * slope_se, gamma + 1.96 * slope_se],
                                  "amplitude_fit": amp, "amplitude_exact_fit": th_amp, "n_times_eps_min": float(N * eps.min())})
@@ -714,8 +721,8 @@ class CriticalGrowth(Claim):
         phi0 = (4 - 2 * math.sqrt(2)) / math.sqrt(math.pi)
         sizes = [cfg.n_features // 2, cfg.n_features, 2 * cfg.n_features]
         means, ses, keep = [], [], None
-        for N, reps, child in zip(sizes, (2 * cfg.replicates, cfg.replicates, max(cfg.replicates // 2, 2)),
-                                  rng.spawn(3)):
+        reps_per_size = (2 * cfg.replicates, cfg.replicates, max(cfg.replicates // 2, 2))
+        for N, reps, child in zip(sizes, reps_per_size, rng.spawn(3)):
             var = exact_flow_variance(N, reps, cfg.draws, t, noise=p.noise, rng=child).mean(axis=2)
             slopes = np.array([np.polyfit(np.log(t), np.log(var[:, r]), 1)[0] for r in range(reps)])
             ratios = var[-1] / (phi0 * p.noise * math.sqrt(t[-1]))
@@ -725,8 +732,10 @@ class CriticalGrowth(Claim):
             if N == cfg.n_features:
                 keep = var
         means, ses = np.array(means), np.array(ses)
-        fits = [extrapolate_intercept(1.0 / np.array(sizes), means[:, k], ses[:, k]) for k in range(2)]
-        est = Estimate([f.intercept for f in fits], [f.intercept_se for f in fits], n=cfg.replicates)
+        fits = [extrapolate_intercept(1.0 / np.array(sizes), means[:, k], ses[:, k], dofs=np.array(reps_per_size) - 1)
+                for k in range(2)]
+        est = Estimate([f.intercept for f in fits], [f.intercept_se for f in fits], n=cfg.replicates,
+                       dof=[f.intercept_dof for f in fits])
         lo, hi = est.value[0] - 1.96 * est.stderr[0], est.value[0] + 1.96 * est.stderr[0]
         return Observation(est, aux={"times": t, "variance": keep, "means": means, "ses": ses},
                            info={"slope_ci95": [float(lo), float(hi)], "sizes": sizes, "fit_chi2": [f.chi2 for f in fits],
@@ -885,7 +894,9 @@ class CriticalSlowing(Claim):
         coef = cov @ (design.T @ (w * means))
         resid = means - design @ coef
         z, z_se = float(coef[1]), float(math.sqrt(cov[1, 1]))
-        return Observation(Estimate(z, z_se, n=cfg.replicates * len(p.sizes)),
+        row = (cov @ (design.T * w))[1]
+        z_dof = float(welch_dof(row**2 * ses**2, np.full(len(n), cfg.replicates - 1)))
+        return Observation(Estimate(z, z_se, n=cfg.replicates * len(p.sizes), dof=z_dof),
                            aux={"sizes": n, "mean_log_smin": means, "se": ses},
                            info={"znu_fit": z, "znu_ci95": [z - 1.96 * z_se, z + 1.96 * z_se],
                                  "correction_c": float(coef[2]), "fit_chi2": float(np.sum(w * resid**2)),

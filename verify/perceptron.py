@@ -191,7 +191,8 @@ class SizeSeries:
 
     def estimate(self, n: int | None = None) -> Estimate:
         """The N = ∞ intercepts with their exact standard errors."""
-        return Estimate([f.intercept for f in self.fits], [f.intercept_se for f in self.fits], n=n)
+        return Estimate([f.intercept for f in self.fits], [f.intercept_se for f in self.fits], n=n,
+                        dof=[f.intercept_dof for f in self.fits])
 
     def summary(self) -> dict:
         return {"sizes": list(self.sizes), "means": to_jsonable(self.means), "ses": to_jsonable(self.ses),
@@ -225,7 +226,8 @@ def size_series(instance: Callable[[int, np.random.Generator], NDArray], cfg: En
         if use.sum() < degree + 2:
             raise ParameterError(f"observable {k} is defined at {use.sum()} sizes; a degree-{degree} fit in 1/N "
                                  f"with a χ² check needs at least {degree + 2}")
-        fits.append(extrapolate_intercept(x[use], means[use, k], ses[use, k], degree=degree))
+        counts = np.array([np.count_nonzero(~np.isnan(v[:, k])) for v in values])
+        fits.append(extrapolate_intercept(x[use], means[use, k], ses[use, k], degree=degree, dofs=counts[use] - 1))
     return SizeSeries(cfg.sizes, means, ses, np.array(defined), fits, values)
 
 
@@ -812,7 +814,8 @@ def metropolis_training_error(alpha: float, beta: float, cfg: MetropolisConfig,
         ses.append(per_chain.std(ddof=1) / math.sqrt(chains))
         drift.append(float(np.mean(halves[1] - halves[0])))
         drift_se.append(float(np.std(halves[1] - halves[0], ddof=1) / math.sqrt(chains)))
-    return {"means": np.array(means), "ses": np.array(ses), "drift": np.array(drift), "drift_se": np.array(drift_se)}
+    return {"means": np.array(means), "ses": np.array(ses), "drift": np.array(drift), "drift_se": np.array(drift_se),
+            "chains": np.array([cfg.count(n) for n in cfg.sizes])}
 
 
 @register
@@ -844,11 +847,11 @@ class MetropolisEquilibrium(Claim):
 
     def simulate(self, p: GibbsParams, cfg: MetropolisConfig, rng: np.random.Generator) -> Observation:
         x = 1.0 / np.array(cfg.sizes, float)
-        values, ses, info = [], [], {"sizes": list(cfg.sizes)}
+        values, ses, dofs, info = [], [], [], {"sizes": list(cfg.sizes)}
         streams = rng.spawn(len(p.betas) + len(p.probe_betas))
         for b, child in zip(p.betas + p.probe_betas, streams):
             run = metropolis_training_error(p.alpha, b, cfg, child)
-            fit = extrapolate_intercept(x, run["means"], run["ses"])
+            fit = extrapolate_intercept(x, run["means"], run["ses"], dofs=run["chains"] - 1)
             info[f"beta={b:g}"] = {"means": run["means"].tolist(), "ses": run["ses"].tolist(),
                                    "half_window_drift": run["drift"].tolist(),
                                    "half_window_drift_se": run["drift_se"].tolist(), "fit_chi2": fit.chi2,
@@ -856,7 +859,8 @@ class MetropolisEquilibrium(Claim):
             if b in p.betas:
                 values.append(fit.intercept)
                 ses.append(fit.intercept_se)
-        return Observation(Estimate(values, ses, n=cfg.chains), info=info)
+                dofs.append(fit.intercept_dof)
+        return Observation(Estimate(values, ses, n=cfg.chains, dof=dofs), info=info)
 
 
 # =========================================================================== figures

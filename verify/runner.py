@@ -25,7 +25,7 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from verify._seeding import digest, point_seed, to_jsonable
-from verify._stats import Z_POWER, compare, z_star
+from verify._stats import compare, detectable_multiplier, z_star
 from verify._storage import ResultStore, provenance
 from verify.core import Claim, Estimate, PointResult, Verdict, get_claim
 
@@ -37,7 +37,8 @@ EXECUTORS = ("serial", "process", "dask")
 @functools.lru_cache(maxsize=None)
 def study_code_digest(claim_module: str) -> str:
     """SHA-256 of the source of a study's three layers (the ``theory``, ``solvers`` and ``verify``
-    modules of the same name) and of the private helpers of the lower layers.
+    modules of the same name), of the private helpers of every layer, and of :mod:`verify.core` (the
+    :class:`Estimate` a point stores, e.g. its degrees of freedom, is part of its numbers).
 
     Part of every point's key: editing a study's code invalidates exactly that study's stored
     points, so a fix never leaves stale results behind and nobody has to remember a version bump.
@@ -45,7 +46,9 @@ def study_code_digest(claim_module: str) -> str:
     study = claim_module.rsplit(".", 1)[-1]
     root = Path(__file__).resolve().parent.parent
     files = [root / layer / f"{study}.py" for layer in ("theory", "solvers", "verify")]
-    files += sorted((root / "theory").glob("_*.py")) + sorted((root / "solvers").glob("_*.py"))
+    files += [f for layer in ("theory", "solvers", "verify") for f in sorted((root / layer).glob("_*.py"))
+              if f.name not in ("__init__.py", "__main__.py")]
+    files.append(root / "verify" / "core.py")
     h = hashlib.sha256()
     for f in files:
         if f.exists():
@@ -110,7 +113,8 @@ def assess(claim: Claim, points: Sequence[PointResult], *, scale: str, alpha: fl
 
     def cmp(p: PointResult, pred: Estimate, thr: float):
         return compare(p.measured.value, p.measured.stderr, p.measured.error_bound,
-                       pred.value, pred.stderr, pred.error_bound, p.bias, thr)
+                       pred.value, pred.stderr, pred.error_bound, p.bias, thr,
+                       measured_dof=p.measured.dof, predicted_dof=pred.dof)
 
     m = int(sum(np.count_nonzero(cmp(p, p.theory, 1.0).sigma > 0) for p in points))
     thr = z_star(alpha, max(m, 1))
@@ -120,7 +124,7 @@ def assess(claim: Claim, points: Sequence[PointResult], *, scale: str, alpha: fl
     for p in points:
         c, cr = cmp(p, p.theory, thr), cmp(p, p.rival, thr)
         rel = np.maximum(claim.relevance * np.abs(np.asarray(p.theory.value, float)), claim.relevance_abs)
-        delta_min = np.where(c.sigma > 0, (thr + Z_POWER) * c.sigma + c.bound, c.bound)
+        delta_min = np.where(c.sigma > 0, detectable_multiplier(thr, c.dof) * c.sigma + c.bound, c.bound)
         with np.errstate(divide="ignore", invalid="ignore"):
             ratio = np.where(rel > 0, delta_min / rel, np.where(delta_min > 0, np.inf, 0.0))
         p.info["_score"] = float(np.max(c.score))

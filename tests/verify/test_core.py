@@ -7,7 +7,7 @@ from scipy import stats
 
 from verify import Estimate, ResultStore, get_claim
 from verify._seeding import digest, point_seed, stable_hash
-from verify._stats import binomial_interval, compare, z_star
+from verify._stats import binomial_interval, compare, detectable_multiplier, extrapolate_intercept, welch_dof, z_star
 from verify._storage import ResultIntegrityWarning
 from verify.core import all_claims, claim_ids
 from verify.runner import evaluate_point
@@ -39,10 +39,49 @@ def test_false_alarm_rate_of_the_z_rule_matches_its_budget():
     assert lo <= a  # the budget is not exceeded (Bonferroni is conservative)
 
 
+def test_few_replicate_standard_errors_keep_the_false_alarm_budget_and_the_normal_rule_does_not():
+    # R = 4 replicates: (mean - mu)/(sd/2) is Student-t with 3 dof. The rule with the estimate's dof must
+    # reject at rate a; the normal rule (dof ignored) at the t_3 tail beyond z*, 8.2 % for a = 1 %.
+    rng = np.random.default_rng(2)
+    trials, r, a = 400_000, 4, 0.01
+    x = rng.standard_normal((trials, r))
+    est = Estimate.from_replicates(x, axis=1)
+    assert np.all(est.dof == r - 1)
+    thr = z_star(a, 1)
+    with_dof = compare(est.value, est.stderr, 0.0, 0.0, 0.0, 0.0, 0.0, thr, measured_dof=est.dof)
+    normal = compare(est.value, est.stderr, 0.0, 0.0, 0.0, 0.0, 0.0, thr)
+    # acceptance regions from the binomial law at a 1e-6 false-alarm rate of this test
+    lo, hi = stats.binom.interval(1 - 1e-6, trials, a)
+    assert lo <= np.count_nonzero(with_dof.rejected) <= hi
+    t_tail = 2 * stats.t.sf(thr, r - 1)
+    assert np.count_nonzero(normal.rejected) >= stats.binom.ppf(1e-6, trials, t_tail) > hi
+
+
+def test_welch_dof_of_an_extrapolated_intercept():
+    # Two sizes with equal weight: the intercept 2*y1 - y2 has variance 4 s1^2 + s2^2.
+    fit = extrapolate_intercept([0.5, 1.0], [1.0, 1.5], [0.1, 0.1], dofs=[9, 4])
+    v = np.array([4 * 0.01, 0.01])
+    assert fit.intercept_dof == pytest.approx(v.sum() ** 2 / np.sum(v**2 / np.array([9, 4])), rel=1e-12)
+    assert extrapolate_intercept([0.5, 1.0], [1.0, 1.5], [0.1, 0.1]).intercept_dof == np.inf
+    assert welch_dof([1.0, 2.0], [np.inf, np.inf]) == np.inf
+
+
+def test_detectable_discrepancy_uses_t_quantiles():
+    thr = z_star(1e-3, 1)
+    assert detectable_multiplier(thr, 7) == pytest.approx(stats.t.isf(5e-4, 7) + stats.t.isf(0.2, 7), rel=1e-12)
+    assert detectable_multiplier(thr, np.inf) == pytest.approx(thr + stats.norm.isf(0.2), rel=1e-12)
+
+
 def test_estimate_from_replicates_and_roundtrip():
     e = Estimate.from_replicates(np.array([1.0, 2.0, 3.0, 4.0]))
     assert e.value == 2.5 and e.stderr == pytest.approx(np.std([1, 2, 3, 4], ddof=1) / 2) and e.n == 4
+    assert e.dof == 3
     assert Estimate.from_dict(json.loads(json.dumps(e.to_dict()))) == e
+    inf_dof = Estimate([1.0, 2.0], [0.1, 0.2], dof=[np.inf, 5])
+    back = Estimate.from_dict(json.loads(json.dumps(inf_dof.to_dict())))
+    assert np.array_equal(back.dof, [np.inf, 5.0])
+    with pytest.raises(ValueError, match="dof"):
+        Estimate(1.0, 0.1, dof=0)
 
 
 def test_seeds_are_stable_hashes_independent_of_process():

@@ -83,5 +83,5 @@ def test_log_slope_recovers_a_planted_power_law():
     from verify.double_descent import _log_slope
 
     eps = np.array([0.1, 0.2, 0.4])
-    slope, se, amp = _log_slope(eps, 3.0 * eps**-1.0, 0.01 * np.ones(3))
+    slope, se, amp, _ = _log_slope(eps, 3.0 * eps**-1.0, 0.01 * np.ones(3))
     assert abs(slope + 1) < 1e-12 and abs(amp - 3) < 1e-10 and se > 0
