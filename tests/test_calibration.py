@@ -1,8 +1,10 @@
 """Calibration machinery: counts, intervals, verdict logic (fast), and a real run on a cheap subset (slow)."""
+import numpy as np
 import pytest
+from scipy import stats
 
 from verify import ResultStore, get_claim
-from verify.calibration import CalibrationRow, calibrate, render_calibration
+from verify.calibration import BODY_RATE, Z_BODY, CalibrationRow, calibrate, render_calibration
 
 
 def test_row_verdicts_follow_the_intervals():
@@ -14,6 +16,37 @@ def test_row_verdicts_follow_the_intervals():
     assert CalibrationRow("x.y", 400, 0, 400, 0, 1e-3).verdict == "CONSISTENT"
     md = render_calibration([CalibrationRow("x.y", 400, 0, 400, 0, 1e-3)])
     assert "pooled" in md and "Miscalibrated: none" in md
+
+
+def _body_row(se_ratio: float, seeds: int, elements: int, rng) -> CalibrationRow:
+    """A row whose z are |N(0, se_ratio^2)|: the standard error understated by se_ratio."""
+    z = np.abs(se_ratio * rng.standard_normal((seeds, elements)))
+    counts = [(elements, int(np.count_nonzero(row > Z_BODY))) for row in z]
+    return CalibrationRow("x.y", seeds, 0, seeds, 0, 1e-3, counts)
+
+
+def test_body_exceedance_flags_an_understated_standard_error_that_the_tail_cannot_see():
+    rng = np.random.default_rng(5)
+    # right SEs: the 95 % interval covers 0.05, so the row stays CONSISTENT in all but ~2.5 % of draws;
+    # this seed is fixed, and a 1.3x understated SE (P(z > 1.96) = 13 %) is flagged with 200 seeds
+    good, bad = _body_row(1.0, 200, 3, rng), _body_row(1.3, 200, 3, rng)
+    rate, lo, hi = good.body_exceedance()
+    assert lo <= BODY_RATE <= hi and good.verdict == "CONSISTENT"
+    assert bad.false_alarms == 0 and bad.verdict == "MISCALIBRATED"
+    assert bad.body_exceedance()[1] > BODY_RATE
+    assert 2 * stats.norm.sf(Z_BODY / 1.3) == pytest.approx(0.132, abs=1e-3)
+    assert "P(z > 1.96)" in render_calibration([good, bad])
+
+
+def test_body_interval_is_cluster_robust():
+    # perfectly correlated elements within a seed: 3 elements but one draw; the cluster-robust interval must be
+    # as wide as the per-seed binomial, not the naive 3x narrower one
+    rng = np.random.default_rng(6)
+    z = np.abs(rng.standard_normal(400))
+    row = CalibrationRow("x.y", 400, 0, 400, 0, 1e-3, [(3, 3 * int(v > Z_BODY)) for v in z])
+    rate, lo, hi = row.body_exceedance()
+    naive_half_width = 1.96 * np.sqrt(rate * (1 - rate) / 1200)
+    assert (hi - lo) / 2 == pytest.approx(np.sqrt(3) * naive_half_width, rel=0.01)
 
 
 def test_calibrate_counts_a_deliberately_wrong_theory_as_false_alarms(tmp_path, monkeypatch):
@@ -31,3 +64,4 @@ def test_cheap_claims_are_calibrated(tmp_path):
     rows = calibrate(claims, seeds=60, store=ResultStore(tmp_path), executor="process", progress=False)
     for r in rows:
         assert r.errors == 0 and r.false_alarms == 0 and r.rival_rejections == r.seeds, render_calibration(rows)
+        assert r.verdict != "MISCALIBRATED", render_calibration(rows)

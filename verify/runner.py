@@ -129,6 +129,7 @@ def assess(claim: Claim, points: Sequence[PointResult], *, scale: str, alpha: fl
             ratio = np.where(rel > 0, delta_min / rel, np.where(delta_min > 0, np.inf, 0.0))
         p.info["_score"] = float(np.max(c.score))
         p.info["_z"] = to_jsonable(c.z)
+        p.info["_statistical"] = to_jsonable(np.asarray(c.sigma > 0))
         p.info["_rival_z"] = to_jsonable(cr.z)
         p.info["_delta_min"] = to_jsonable(delta_min)
         score_max = max(score_max, float(np.max(c.score)))
