@@ -666,8 +666,9 @@ def fig_width(verdicts):
     ax.loglog(grid, np.exp(coef[0] + coef[1] * np.log(grid) + coef[2] / grid), "C1-", lw=0.8,
               label=rf"$\beta = {coef[1]:.3f}$, $\gamma/m$ fitted")
     ax.loglog(grid, np.exp(means[-1]) * np.sqrt(widths[-1] / grid), "k--", lw=0.8, label=r"$\propto m^{-1/2}$")
-    ax.set_xlabel("width m")
-    ax.set_ylabel("exp E ln RMS |f_net − f_KRR|")
+    ax.xaxis.set_minor_formatter(plt.NullFormatter())  # minor labels collide on a log axis this short
+    ax.set_xlabel("width $m$")
+    ax.set_ylabel(r"$\exp\,\mathrm{E}\ln\mathrm{RMS}(f_\mathrm{net} - f_\mathrm{KRR})$")
     ax.legend()
     rows = [{"width": int(w), "mean_log_rms": float(mu), "se": float(se)} for w, mu, se in zip(widths, means, ses)]
     return fig, rows
