@@ -292,7 +292,7 @@ def width_allocation(widths: NDArray, seeds_at_largest: int) -> NDArray:
     [85, 75, 64, 22, 11, 30]
     """
     m = np.asarray(widths, float)
-    row = np.linalg.pinv(np.column_stack([np.ones_like(m), np.log(m), 1 / m]))[1]
+    row = np.linalg.pinv(_log_rms_design(m, terms=3))[1]
     share = np.abs(row) / np.sqrt(m)
     return np.maximum(2, np.round(seeds_at_largest * share / share[-1])).astype(int)
 
@@ -383,6 +383,12 @@ class LogRMSFit:
     chi2: float
 
 
+def _log_rms_design(widths: NDArray, *, terms: int) -> NDArray:
+    """Regressors (1, ln m, 1/m, 1/m²)[:terms] of the finite-width expansion of E ln RMS."""
+    m = np.asarray(widths, float)
+    return np.column_stack([np.ones_like(m), np.log(m), 1 / m, 1 / m**2])[:, :terms]
+
+
 def _log_rms_fit(widths: NDArray, logs: list[NDArray], *, terms: int) -> LogRMSFit:
     m = np.asarray(widths, float)
     means = np.array([v.mean() for v in logs])
@@ -391,7 +397,7 @@ def _log_rms_fit(widths: NDArray, logs: list[NDArray], *, terms: int) -> LogRMSF
     # weights from the counts alone (the spread of ln RMS is width-independent at leading order), so the
     # estimate stays linear in the means; its variance uses the sample spreads
     w = counts.astype(float)
-    design = np.column_stack([np.ones_like(m), np.log(m), 1 / m, 1 / m**2])[:, :terms]
+    design = _log_rms_design(m, terms=terms)
     cov = np.linalg.inv(design.T @ (w[:, None] * design))
     rows = cov @ (design.T * w)
     coef = rows @ means
