@@ -6,7 +6,7 @@ Simulations (Cheng & Lippl 2026, arXiv:2605.22972; spec §4):
   Gaussian init mirrored so that :math:`f_0 \equiv 0`, inputs :math:`(e_i\oplus e_j)/\sqrt2` (or item
   vectors with Gram :math:`\rho^{|i-k|}`), full-batch GD on :math:`\frac12\sum(f-y)^2` over all
   ordered training pairs, both layers trained, :math:`\eta = 1.2/\lambda_\mathrm{max}` of the analytic
-  NTK Gram. R seeds train as one matrix of width R·m (one BLAS call per layer and step).
+  NTK Gram. Seeds train in cache-sized blocks of batched matmuls.
 * the explicit-feature linear model :math:`\phi(i,j) = [\sqrt{c_0}, \sqrt{c_1}e_i, \sqrt{c_1}e_j,
   \sqrt{c_2}e_{(i,j)}]` trained by GD from zero (with weight decay for ridge), which must converge to
   the minimum-norm / ridge KRR solution of the three-number kernel.
@@ -102,6 +102,47 @@ def off_diagonal(n: int) -> list[tuple[int, int]]:
     return [(i, j) for i in range(1, n + 1) for j in range(1, n + 1) if i != j]
 
 
+#: doubles in one core's L2 cache (1 MiB on the reference machine); sets the seed block of train_networks
+_L2_DOUBLES = 2**17
+
+
+def _leaky_relu_derivative(z: NDArray, slope: float) -> NDArray:
+    r""":math:`\phi'(z) = s + (1 - s)\,[z > 0]`, branch-free: ``np.where`` on random signs mispredicts
+    a branch per element and ran 9x slower than the compare-and-scale form."""
+    out = np.multiply(z > 0, 1.0 - slope)
+    out += slope
+    return out
+
+
+def _gd_steps(w: NDArray, a: NDArray, x_tr: NDArray, y: NDArray, slope: float, eta: float, scale: float,
+              steps: int) -> None:
+    r"""``steps`` full-batch GD steps on :math:`\frac12\sum_P(f - y)^2` for a block of networks, in place.
+
+    ``w`` has shape (R, m, d), ``a`` (R, m); :math:`f = m^{-1/2} a\cdot\phi(w x)`, and
+    :math:`\phi(z) = z\phi'(z)` for leaky-ReLU gives both the activation and the back-propagated factor
+    from one derivative array.
+    """
+    # preallocated buffers: fresh megabyte arrays every step cost more than the arithmetic (1.4x)
+    z = np.empty(w.shape[:2] + (len(y),))
+    slope_factor, h = np.empty_like(z), np.empty_like(z)
+    positive = np.empty(z.shape, bool)
+    step_w = np.empty_like(w)
+    for _ in range(steps):
+        np.matmul(w, x_tr.T, out=z)  # (R, m, P)
+        np.greater(z, 0, out=positive)
+        np.multiply(positive, 1.0 - slope, out=slope_factor)  # phi'(z), branch-free (see _leaky_relu_derivative)
+        slope_factor += slope
+        np.multiply(z, slope_factor, out=h)
+        err = scale * (a[:, None, :] @ h)[:, 0, :] - y  # (R, P); batched matmuls, not einsum (2.4x)
+        grad_a = scale * (h @ err[:, :, None])[:, :, 0]
+        slope_factor *= err[:, None, :]
+        slope_factor *= scale * a[:, :, None]
+        np.matmul(slope_factor, x_tr, out=step_w)  # grad_w, (R, m, d)
+        a -= eta * grad_a
+        step_w *= eta
+        w -= step_w
+
+
 def train_networks(p: TIParams, width: int, seeds: int, *, steps: int = 600, lr_factor: float = 1.2,
                    rng: np.random.Generator, return_abs: bool = False) -> NDArray | tuple[NDArray, NDArray]:
     r"""Train ``seeds`` independent networks of width ``width`` (mirrored init) by full-batch GD.
@@ -129,20 +170,13 @@ def train_networks(p: TIParams, width: int, seeds: int, *, steps: int = 600, lr_
     w = np.concatenate([w_half, w_half], axis=1)  # (R, m, d)
     a = np.concatenate([a_half, -a_half], axis=1)  # (R, m): f_0 = 0 exactly
     scale = 1 / math.sqrt(width)
-
-    for _ in range(steps):
-        z = w @ x_tr.T  # (R, m, P)
-        slope_factor = np.where(z > 0, 1.0, s)  # phi'(z); phi(z) = z phi'(z) for leaky-ReLU
-        h = z * slope_factor
-        err = scale * (a[:, None, :] @ h)[:, 0, :] - y  # (R, P); batched matmuls, not einsum (2.4x)
-        grad_a = scale * (h @ err[:, :, None])[:, :, 0]
-        slope_factor *= err[:, None, :]
-        slope_factor *= scale * a[:, :, None]
-        grad_w = slope_factor @ x_tr  # (R, m, d)
-        a -= eta * grad_a
-        w -= eta * grad_w
+    # Seeds are independent, so train them in blocks whose (block, m, P) activations fit in one core's
+    # L2 cache (2^17 doubles = 1 MiB): the elementwise work then runs from cache instead of memory (1.9x).
+    block = max(1, _L2_DOUBLES // (width * len(y)))
+    for r0 in range(0, seeds, block):
+        _gd_steps(w[r0:r0 + block], a[r0:r0 + block], x_tr, y, s, eta, scale, steps)
     z_all = w @ x_all.T
-    h_all = z_all * np.where(z_all > 0, 1.0, s)
+    h_all = z_all * _leaky_relu_derivative(z_all, s)
     f_all = scale * (a[:, None, :] @ h_all)[:, 0, :]
     out = np.zeros((seeds, p.n, p.n))
     absout = np.zeros((seeds, p.n, p.n))
