@@ -739,7 +739,13 @@ def local_entropy_curve(alpha: float, *, beta: float = math.inf, kappa_ref: floa
 
 def ogp_gap(alpha: float, *, beta: float = math.inf, distances=FP_DISTANCES) -> tuple[float, float]:
     """(min over the scanned d of s(d), training error e/α at that d): a negative minimum with s > 0 on both
-    sides is the distance gap (the OGP proxy of spec §2.5)."""
+    sides is the distance gap (the OGP proxy of spec §2.5). Cached: a call costs seconds (a continuation of
+    Franz–Parisi saddle points) and a claim's theory, rival and simulation all ask for the same α."""
+    return _ogp_gap(float(alpha), float(beta), tuple(float(d) for d in distances))
+
+
+@lru_cache(maxsize=32)
+def _ogp_gap(alpha: float, beta: float, distances: tuple[float, ...]) -> tuple[float, float]:
     curve = local_entropy_curve(alpha, beta=beta, distances=distances)
     k = int(np.argmin([r.entropy for r in curve]))
     return curve[k].entropy, curve[k].energy / alpha

@@ -413,22 +413,24 @@ def metropolis(stabilities: NDArray, *, beta: float, sweeps: int, burn_in: int, 
     sqn = math.sqrt(n)
     w = rng.choice(np.array([-1.0, 1.0]), size=(chains, n))
     stab = np.einsum("cmn,cn->cm", stabilities, w) / sqn
-    wrong = stab < kappa
-    energy = wrong.sum(axis=1).astype(float)
+    n_wrong = np.sum(stab < kappa, axis=1)
+    # the loop is bound by numpy call overhead (arrays of chains x M), so it does as few calls as it can:
+    # site columns of -2F/sqrt(N) contiguous, the acceptance min(1, e^{-beta dE}) tabulated for every integer
+    # dE in [-M, M], masked copies instead of boolean indexing (2.3-2.6x, same numbers)
+    columns = np.ascontiguousarray(np.moveaxis(stabilities, 2, 0)) * (-2.0 / sqn)
+    accept_prob = np.exp(-beta * np.maximum(np.arange(-m_pat, m_pat + 1), 0))
     per_block = (sweeps - burn_in) // blocks
     total = np.zeros((blocks, chains))
     for sweep in range(sweeps):
         for i in rng.permutation(n):
-            delta = (-2.0 / sqn) * w[:, i:i + 1] * stabilities[:, :, i]
-            new_wrong = (stab + delta) < kappa
-            d_e = new_wrong.sum(axis=1) - wrong.sum(axis=1)
-            accept = rng.random(chains) < np.exp(-beta * np.maximum(d_e, 0))
-            stab[accept] += delta[accept]
-            wrong[accept] = new_wrong[accept]
-            w[accept, i] *= -1
-            energy[accept] += d_e[accept]
+            new_stab = stab + w[:, i:i + 1] * columns[i]
+            new_n = np.sum(new_stab < kappa, axis=1)
+            accept = rng.random(chains) < accept_prob[new_n - n_wrong + m_pat]
+            np.copyto(stab, new_stab, where=accept[:, None])
+            np.copyto(n_wrong, new_n, where=accept)
+            w[:, i] *= np.where(accept, -1.0, 1.0)
         if sweep >= burn_in:
-            total[(sweep - burn_in) // per_block] += energy
+            total[(sweep - burn_in) // per_block] += n_wrong
     out = total / per_block / m_pat
     return out[0] if blocks == 1 else out
 
