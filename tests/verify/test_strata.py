@@ -72,3 +72,23 @@ def test_gluing_minimum_is_a_class_function():
     rho_b = np.array([U @ np.linalg.matrix_power(gb, int(e)) @ U.conj().T for e in pb])
     best, _, _ = vs._min_gluing(rho_a, rho_b, 8, rng)
     assert abs(best - value) <= 2e-6 and abs(value - 3.5) <= 2e-6
+
+
+def test_train_until_settled_trains_on_only_the_unsettled_runs():
+    from verify.strata import _gaussian_init, train_model_t, train_until_settled
+
+    model, _, _ = vs.q8_model_t(2)
+    WA, WB = _gaussian_init(model, 4, 0.5, np.random.default_rng(0))
+
+    def settled(wa, wb):  # runs 0 and 1 settle at once, runs 2 and 3 never
+        return np.array([True, True, False, False]) if len(wa) == 4 else np.zeros(len(wa), bool)
+
+    wa, wb, hist, trained = train_until_settled(model, WA, WB, settled, steps=10, rounds=3, lr=0.02, record_every=5)
+    assert trained.tolist() == [10, 10, 30, 30]
+    assert hist["step"].tolist() == [0, 5, 10]  # the history is the first round's
+    first_a, first_b, _ = train_model_t(model, WA, WB, steps=10, lr=0.02)
+    np.testing.assert_array_equal(wa[:2], first_a[:2])
+    # GD is memoryless: two more rounds of 10 steps are 20 more steps
+    more_a, more_b, _ = train_model_t(model, first_a[2:], first_b[2:], steps=20, lr=0.02)
+    np.testing.assert_array_equal(wa[2:], more_a)
+    np.testing.assert_array_equal(wb[2:], more_b)
