@@ -168,7 +168,7 @@ def train_networks(p: TIParams, width: int, seeds: int, *, steps: int = 600, lr_
     w_half = rng.standard_normal((seeds, half, x_tr.shape[1]))
     a_half = rng.standard_normal((seeds, half))
     w = np.concatenate([w_half, w_half], axis=1)  # (R, m, d)
-    a = np.concatenate([a_half, -a_half], axis=1)  # (R, m): f_0 = 0 exactly
+    a = np.concatenate([a_half, -a_half], axis=1)  # (R, m): f_0 = 0 up to the matmul's round-off
     scale = 1 / math.sqrt(width)
     # Seeds are independent, so train them in blocks whose (block, m, P) activations fit in one core's
     # L2 cache (2^17 doubles = 1 MiB): the elementwise work then runs from cache instead of memory (1.9x).

@@ -1,0 +1,73 @@
+"""Transitive-inference networks: the optimised GD kernel against plain gradient descent."""
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from verify import transitive as vt
+
+EPS = np.finfo(float).eps
+
+
+@given(st.floats(min_value=-1, max_value=1, exclude_max=True, allow_subnormal=False))
+def test_leaky_relu_derivative_is_exactly_one_or_the_slope(slope):
+    """The branch-free s + (1 − s)[z > 0] must round to exactly 1 on the positive side (and s at z ≤ 0)."""
+    z = np.array([-2.0, -1e-300, -0.0, 0.0, 1e-300, 3.0])
+    expected = np.where(z > 0, 1.0, slope)
+    assert np.array_equal(vt._leaky_relu_derivative(z, slope), expected)
+
+
+def _plain_gd(w, a, x, y, slope, eta, steps):
+    """Textbook full-batch GD on ½Σ(f − y)², f = m^(−1/2) Σ_k a_k φ(w_k·x), one network, einsum."""
+    w, a = w.copy(), a.copy()
+    scale = 1 / math.sqrt(w.shape[0])
+    for _ in range(steps):
+        z = np.einsum("kd,pd->kp", w, x)
+        dphi = np.where(z > 0, 1.0, slope)
+        err = scale * np.einsum("k,kp->p", a, z * dphi) - y
+        grad_a = scale * np.einsum("kp,p->k", z * dphi, err)
+        grad_w = scale * np.einsum("k,kp,p,pd->kd", a, dphi, err, x)
+        a, w = a - eta * grad_a, w - eta * grad_w
+    return w, a
+
+
+@pytest.mark.parametrize("slope", [0.0, -0.2])
+def test_gd_kernel_is_plain_gradient_descent(slope):
+    rng = np.random.default_rng(3)
+    p = vt.TIParams(n=6, exception=(2, 5), slope=slope)
+    vecs = vt._item_vectors(p)
+    x = vt._pair_matrix(vecs, [(i, j) for i, j in vt.off_diagonal(p.n) if abs(i - j) == 1])
+    y = rng.choice([-1.0, 1.0], len(x))
+    seeds, m, steps, eta = 3, 40, 25, 0.5
+    w = rng.standard_normal((seeds, m, x.shape[1]))
+    a = rng.standard_normal((seeds, m))
+    w_kernel, a_kernel = w.copy(), a.copy()
+    vt._gd_steps(w_kernel, a_kernel, x, y, slope, eta, 1 / math.sqrt(m), steps)
+    for r in range(seeds):
+        w_ref, a_ref = _plain_gd(w[r], a[r], x, y, slope, eta, steps)
+        # the two differ only in summation order: first-order round-off of `steps` steps, each a sum of at
+        # most m + d + P products, relative to the size of the weights
+        tol = steps * (m + x.shape[1] + len(x)) * EPS
+        assert np.max(np.abs(w_kernel[r] - w_ref)) <= tol * np.max(np.abs(w_ref))
+        assert np.max(np.abs(a_kernel[r] - a_ref)) <= tol * np.max(np.abs(a_ref))
+        assert np.max(np.abs(w_ref - w[r])) > 1e3 * tol * np.max(np.abs(w_ref))  # the weights did move
+
+
+def test_trained_networks_do_not_depend_on_the_seed_block(monkeypatch):
+    """Seeds are independent: training them one at a time or all in one block gives the same bits."""
+    p = vt.TIParams(n=5, exception=(2, 4), slope=-0.2, rho=0.3)
+    monkeypatch.setattr(vt, "_L2_DOUBLES", 1)
+    one_by_one = vt.train_networks(p, 64, 4, steps=40, rng=np.random.default_rng(7))
+    monkeypatch.setattr(vt, "_L2_DOUBLES", 2**30)
+    all_at_once = vt.train_networks(p, 64, 4, steps=40, rng=np.random.default_rng(7))
+    assert np.array_equal(one_by_one, all_at_once)
+
+
+def test_mirrored_init_starts_from_zero_output():
+    p = vt.TIParams(n=5, exception=(2, 4))
+    out, absval = vt.train_networks(p, 256, 3, steps=0, rng=np.random.default_rng(0), return_abs=True)
+    # f_0 = 0 in exact arithmetic; the matmul's summation order leaves round-off of the absolute sum
+    assert np.all(np.abs(out) <= (256 + 2 * p.n) * EPS * absval)
+    assert np.all(absval[:, ~np.eye(p.n, dtype=bool)] > 0)
