@@ -786,6 +786,22 @@ def _modular_data(cfg: ModularConfig):
     return onehot(tr), tr.sum(1) % p, onehot(te), te.sum(1) % p
 
 
+def _mlp_gradients(x: NDArray, targets: NDArray, w1: NDArray, w2: NDArray) -> tuple[NDArray, NDArray]:
+    r"""Gradients of :math:`L = \frac1{2n}\sum_i\|f(x_i) - t_i\|^2`, :math:`f(x) = W_2^\top(W_1^\top x)^{\odot2}/m`,
+    for a batch of networks: ``w1`` (B, 2p, m), ``w2`` (B, m, p); returns (∂L/∂W₁, ∂L/∂W₂) of the same shapes.
+
+    With :math:`z = XW_1`, :math:`r = (z^{\odot2}W_2/m - T)/n`: :math:`\partial L/\partial W_2 = (z^{\odot2})^\top r/m` and
+    :math:`\partial L/\partial W_1 = X^\top(2z\odot rW_2^\top)/m`.
+    """
+    n, width = len(x), w1.shape[-1]
+    z = x @ w1
+    hid = z * z
+    resid = ((hid @ w2) / width - targets) / n
+    g2 = hid.transpose(0, 2, 1) @ resid / width
+    g1 = x.T @ (2 * z * (resid @ w2.transpose(0, 2, 1)) / width)
+    return g1, g2
+
+
 def train_modular_addition(
     etas: NDArray, lams: NDArray, betas: NDArray, cfg: ModularConfig, *, coupled: NDArray | bool = True,
     rng: np.random.Generator, init_group: NDArray | None = None,
@@ -800,7 +816,7 @@ def train_modular_addition(
     network; raises if a network has not grokked by ``max_steps``.
     """
     xtr, ytr, xte, yte = _modular_data(cfg)
-    n, width, p = len(xtr), cfg.width, cfg.modulus
+    width, p = cfg.width, cfg.modulus
     targets = np.eye(p)[ytr]
     b = len(etas)
     eta, lam, beta = (np.asarray(v, float)[:, None, None] for v in (etas, lams, betas))
@@ -817,30 +833,33 @@ def train_modular_addition(
     k_grok = np.full(b, -1)
     k_mem = np.full(b, -1)
     active = np.arange(b)
-    for k in range(cfg.max_steps + 1):
-        if k % cfg.eval_every == 0:
-            acc_te = ((((xte @ w1) ** 2) @ w2).argmax(-1) == yte).mean(-1)
-            acc_tr = ((((xtr @ w1) ** 2) @ w2).argmax(-1) == ytr).mean(-1)
-            k_mem[active] = np.where((k_mem[active] < 0) & (acc_tr >= 0.99), k, k_mem[active])
-            done = acc_te >= 0.9
-            k_grok[active[done]] = k
-            if np.any(done):
-                keep = ~done
-                active = active[keep]
-                if active.size == 0:
-                    break
-                w1, w2, v1, v2, eta, beta, lam_c, lam_d = (
-                    a[keep] for a in (w1, w2, v1, v2, eta, beta, lam_c, lam_d))
-        z = xtr @ w1
-        hid = z * z
-        resid = ((hid @ w2) / width - targets) / n
-        g2 = hid.transpose(0, 2, 1) @ resid / width
-        g1 = xtr.T @ (2 * z * (resid @ w2.transpose(0, 2, 1)) / width)
-        # coupled: decay enters the buffer; decoupled: applied to the weights (SGDW)
-        v1 = beta * v1 + g1 + lam_c * w1
-        v2 = beta * v2 + g2 + lam_c * w2
-        w1 = w1 - eta * v1 - eta * lam_d * w1
-        w2 = w2 - eta * v2 - eta * lam_d * w2
+    # a step size too large for the init overflows within a few steps: stop there with the cause
+    k = 0
+    try:
+        with np.errstate(over="raise", invalid="raise"):
+            for k in range(cfg.max_steps + 1):
+                if k % cfg.eval_every == 0:
+                    acc_te = ((((xte @ w1) ** 2) @ w2).argmax(-1) == yte).mean(-1)
+                    acc_tr = ((((xtr @ w1) ** 2) @ w2).argmax(-1) == ytr).mean(-1)
+                    k_mem[active] = np.where((k_mem[active] < 0) & (acc_tr >= 0.99), k, k_mem[active])
+                    done = acc_te >= 0.9
+                    k_grok[active[done]] = k
+                    if np.any(done):
+                        keep = ~done
+                        active = active[keep]
+                        if active.size == 0:
+                            break
+                        w1, w2, v1, v2, eta, beta, lam_c, lam_d = (
+                            a[keep] for a in (w1, w2, v1, v2, eta, beta, lam_c, lam_d))
+                g1, g2 = _mlp_gradients(xtr, targets, w1, w2)
+                # coupled: decay enters the buffer; decoupled: applied to the weights (SGDW)
+                v1 = beta * v1 + g1 + lam_c * w1
+                v2 = beta * v2 + g2 + lam_c * w2
+                w1 = w1 - eta * v1 - eta * lam_d * w1
+                w2 = w2 - eta * v2 - eta * lam_d * w2
+    except FloatingPointError as exc:
+        raise RuntimeError(f"training diverged at step {k} ({exc}) for the networks with eta = {eta.ravel().tolist()}, "
+                           f"beta = {beta.ravel().tolist()}: lower eta or init_scale") from exc
     if np.any(k_grok < 0):
         raise RuntimeError(f"{np.sum(k_grok < 0)} networks did not reach test accuracy 0.9 within "
                            f"max_steps = {cfg.max_steps}")
