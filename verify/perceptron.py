@@ -95,12 +95,21 @@ def energy_histograms(patterns: NDArray, labels: NDArray, *, kappa: float = 0.0,
     record[[m - 1 for m in (loads if loads is not None else range(1, m_max + 1))]] = True
     hist = np.zeros((m_max, cap + 1), np.int64)
     version_eg = np.full(m_max, np.nan)
-    energy = np.zeros((a_hi.shape[1], a_lo.shape[1]), np.int32)
+    # The pass is memory-bound, so the arrays are as small as the counts allow: energies ≤ M_max in int8, and
+    # at κ = 0 the test Δ < 0 is done as a_hi < −a_lo, which is exact (a rounded sum has the sign of the exact
+    # one and is zero only when it is) and forms no float array: 2.8x at N = 20, same counts.
+    energy = np.zeros((a_hi.shape[1], a_lo.shape[1]), np.int8 if m_max < 128 else np.int32)
+    error = np.empty(energy.shape, bool)
+    total = None if kappa == 0 else np.empty(energy.shape)
     if teacher_overlap:
         plus = (_plus_ones(n - low)[:, None] + _plus_ones(low)[None, :]).ravel()
         eg_by_plus = np.arccos(np.clip((2.0 * np.arange(n + 1) - n) / n, -1, 1)) / math.pi
     for m in range(m_max):
-        energy += np.add.outer(a_hi[m], a_lo[m]) < kappa
+        if total is None:
+            np.less.outer(a_hi[m], -a_lo[m], out=error)
+        else:
+            np.less(np.add.outer(a_hi[m], a_lo[m], out=total), kappa, out=error)
+        energy += error
         if not record[m]:
             continue
         flat = energy.ravel()
