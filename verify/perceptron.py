@@ -113,7 +113,8 @@ def energy_histograms(patterns: NDArray, labels: NDArray, *, kappa: float = 0.0,
         if not record[m]:
             continue
         flat = energy.ravel()
-        hist[m] = np.bincount(np.minimum(flat, cap), minlength=cap + 1)
+        # energies after m + 1 patterns are ≤ m + 1: pool at cap only when that can be reached
+        hist[m] = np.bincount(flat if cap > m else np.minimum(flat, cap), minlength=cap + 1)
         if teacher_overlap and hist[m, 0]:
             version_eg[m] = np.bincount(plus[flat == 0], minlength=n + 1) @ eg_by_plus / hist[m, 0]
     out = {"hist": hist}
