@@ -50,6 +50,21 @@ def test_solution_counts_match_the_histograms_and_brute_force():
     assert np.array_equal(vp.solution_counts(x, y)[0], brute)
 
 
+def test_kappa_zero_path_counts_exact_ties_as_solutions():
+    """At κ = 0 both kernels test Δ < 0 as a_hi < −a_lo. With integer patterns and N = 16 (√N = 4) every half-sum
+    is exact, so Δ = 0 ties occur exactly and must count as satisfied (Θ(κ − Δ) with Δ = κ is 0)."""
+    rng = np.random.default_rng(4)
+    n, m = 16, 8
+    x, y = rng.integers(-1, 2, (m, n)).astype(float), rng.choice([-1.0, 1.0], size=m)
+    delta = y[:, None] * (x @ vp.sign_configurations(n).T) / 4.0  # exact
+    assert np.sum(delta == 0) > 2**n  # ties are common, so the test can tell < from <=
+    energies = np.cumsum(delta < 0, axis=0)
+    hist = vp.energy_histograms(x, y, cap=m)["hist"]
+    for load in range(1, m + 1):
+        assert np.array_equal(hist[load - 1], np.bincount(energies[load - 1], minlength=m + 1))
+    assert np.array_equal(vp.solution_counts(x, y)[0], np.sum(energies == 0, axis=1))
+
+
 def test_enumeration_rejects_mismatched_labels():
     with pytest.raises(ParameterError, match="labels"):
         vp.solution_counts(np.ones((3, 4)), np.ones(2))
