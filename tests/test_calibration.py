@@ -1,10 +1,12 @@
 """Calibration machinery: counts, intervals, verdict logic (fast), and a real run on a cheap subset (slow)."""
+import json
+
 import numpy as np
 import pytest
 from scipy import stats
 
 from verify import ResultStore, get_claim
-from verify.calibration import BODY_RATE, Z_BODY, CalibrationRow, calibrate, render_calibration
+from verify.calibration import BODY_RATE, SEED_OFFSET, Z_BODY, CalibrationRow, calibrate, render_calibration
 
 
 def test_row_verdicts_follow_the_intervals():
@@ -56,6 +58,17 @@ def test_calibrate_counts_a_deliberately_wrong_theory_as_false_alarms(tmp_path, 
         right(self, p).value * 1.01, error_bound=right(self, p).error_bound))
     (row,) = calibrate([claim], seeds=3, store=ResultStore(tmp_path), executor="serial", progress=False)
     assert row.false_alarms == 3 and row.verdict != "CALIBRATED"
+
+
+def test_calibrate_first_seed_starts_an_independent_batch(tmp_path):
+    claim = get_claim("transitive.linear_gd_krr")
+    store = ResultStore(tmp_path)
+    calibrate([claim], seeds=2, first_seed=7, store=store, executor="serial", progress=False)
+    bases = {json.loads(f.read_text())["payload"]["seed_entropy"][0]
+             for f in (tmp_path / claim.id / "quick" / "points").glob("*.json")}
+    assert bases == {SEED_OFFSET + 7, SEED_OFFSET + 8}
+    with pytest.raises(ValueError, match="first_seed"):
+        calibrate([claim], seeds=2, first_seed=-1, store=store, executor="serial", progress=False)
 
 
 @pytest.mark.slow

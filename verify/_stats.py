@@ -241,10 +241,13 @@ class InterceptFit:
     dof: int
     curvature: float = 0.0
     intercept_dof: float = math.inf
+    #: deterministic bound on the intercept from a known curvature's uncertainty (``known_curvature``)
+    intercept_bound: float = 0.0
 
 
 def extrapolate_intercept(x: ArrayLike, means: ArrayLike, ses: ArrayLike, *, degree: int = 1,
-                          dofs: ArrayLike | None = None) -> InterceptFit:
+                          dofs: ArrayLike | None = None,
+                          known_curvature: tuple[float, float] | None = None) -> InterceptFit:
     r"""Extrapolate independent means to x = 0 (e.g. x = 1/N) by weighted least squares.
 
     Model :math:`\bar y_i = a + b x_i` (``degree = 1``) or :math:`a + b x_i + c x_i^2` (``degree = 2``, for
@@ -252,6 +255,10 @@ def extrapolate_intercept(x: ArrayLike, means: ArrayLike, ses: ArrayLike, *, deg
     a fixed linear combination :math:`\sum_i c_i\,\bar y_i` of the means, so its standard error is
     :math:`\sqrt{\sum_i c_i^2 se_i^2}` exactly (no model-based rescaling by χ²). With ``dofs`` (the degrees
     of freedom of each ``ses``, R_i − 1 for sample means) the intercept's are combined by Welch–Satterthwaite.
+
+    ``known_curvature = (c, c_bound)`` (``degree = 1`` only) is a 1/N² coefficient measured elsewhere, e.g. by a
+    pilot with many more instances, where the sizes at hand cannot resolve it: :math:`c x_i^2` is subtracted from
+    the means before the linear fit, and the intercept carries the error bound :math:`|\sum_i c_i x_i^2|\,c_{bound}`.
 
     >>> fit = extrapolate_intercept([1, 0.5, 0.25], [1.3, 1.15, 1.075], [0.01, 0.01, 0.01])
     >>> round(fit.intercept, 12), round(fit.slope, 12)
@@ -267,14 +274,21 @@ def extrapolate_intercept(x: ArrayLike, means: ArrayLike, ses: ArrayLike, *, deg
         raise ValueError(f"x, means, ses must be 1-d of one length >= {degree + 1}; got {x.shape}, {y.shape}, {s.shape}")
     if np.any(s <= 0):
         raise ValueError(f"ses = {s} must be positive")
+    if known_curvature is not None and degree != 1:
+        raise ValueError(f"known_curvature needs degree = 1 (got {degree}): the fit must not refit the curvature")
+    curv, curv_bound = (0.0, 0.0) if known_curvature is None else map(float, known_curvature)
+    if not curv_bound >= 0:
+        raise ValueError(f"known_curvature bound = {curv_bound!r} must be >= 0")
     w = 1 / s**2
     design = np.vander(x, degree + 1, increasing=True)
     cov = np.linalg.inv(design.T @ (w[:, None] * design))
     coef_rows = cov @ (design.T * w)
+    y = y - curv * x**2
     coef = coef_rows @ y
     resid = y - design @ coef
     contrib = coef_rows[0] ** 2 * s**2
     nu = math.inf if dofs is None else float(welch_dof(contrib, dofs))
     return InterceptFit(float(coef[0]), float(math.sqrt(np.sum(contrib))), float(coef[1]),
                         float(np.sum(w * resid**2)), len(x) - degree - 1,
-                        float(coef[2]) if degree == 2 else 0.0, nu)
+                        float(coef[2]) if degree == 2 else curv, nu,
+                        float(abs(coef_rows[0] @ x**2) * curv_bound))

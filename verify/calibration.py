@@ -16,7 +16,7 @@ standard error, since the elements of one run are correlated; a 95 % interval ab
 miscalibrated too — a standard error that is too small shows up here long before it shows in the tail.
 
 Runs go through :func:`verify.runner.run_claims` with the same store, so a calibration resumes
-like any sweep and its points are ordinary stored results (base seeds ``offset + s``).
+like any sweep and its points are ordinary stored results (base seeds ``SEED_OFFSET + first_seed + s``).
 """
 from __future__ import annotations
 
@@ -114,16 +114,24 @@ def calibrate(
     scheduler: str | None = None,
     alpha: float = 1e-3,
     progress: bool | None = None,
+    first_seed: int = 0,
 ) -> list[CalibrationRow]:
-    """Rerun every claim under ``seeds`` independent base seeds and count false alarms and rejections."""
+    """Rerun every claim under ``seeds`` independent base seeds and count false alarms and rejections.
+
+    The base seeds are ``SEED_OFFSET + first_seed + s``, s = 0 … seeds − 1: a design informed by one batch (a
+    pilot) is calibrated on another by starting past it.
+    """
     if seeds < 1:
         raise ValueError(f"seeds = {seeds} is outside [1, inf)")
+    if first_seed < 0:
+        raise ValueError(f"first_seed = {first_seed} is outside [0, inf)")
+    offset = SEED_OFFSET + first_seed
     tasks = []
     cached = {}
     for claim in claims:
         cfg = claim.config(scale)
         for s in range(seeds):
-            base = SEED_OFFSET + s
+            base = offset + s
             for params in claim.sweep(scale):
                 key = point_key(claim, params, cfg, base)
                 hit = None if store is None else store.load_point(claim.id, scale, key)
@@ -136,7 +144,7 @@ def calibrate(
         if store is not None:
             store.save_point(scale, point)
 
-    execute_points([(c.id, p, SEED_OFFSET + s) for c, s, p, _ in tasks], scale=scale, executor=executor,
+    execute_points([(c.id, p, offset + s) for c, s, p, _ in tasks], scale=scale, executor=executor,
                    workers=workers, scheduler=scheduler, on_done=done, progress=progress, desc="gentheory calibrate")
     rows = []
     for claim in claims:
@@ -144,7 +152,7 @@ def calibrate(
         fa = rej = err = 0
         body = []
         for s in range(seeds):
-            pts = [cached[(claim.id, point_key(claim, p, cfg, SEED_OFFSET + s))] for p in claim.sweep(scale)]
+            pts = [cached[(claim.id, point_key(claim, p, cfg, offset + s))] for p in claim.sweep(scale)]
             v = assess(claim, pts, scale=scale, alpha=alpha)
             fa += v.status == "FAIL"
             rej += bool(v.rival_rejected)

@@ -6,7 +6,7 @@
     gentheory run [ID|STUDY ...] [--all] [--scale quick|paper] [--json] [--workers N]
                   [--executor serial|process|dask] [--scheduler ADDRESS] [--results DIR]
                   [--seed N] [--fresh] [--alpha A]
-    gentheory calibrate [ID|STUDY ...|--all] --seeds N [--scale S] [--workers N] [--json]
+    gentheory calibrate [ID|STUDY ...|--all] --seeds N [--first-seed K] [--scale S] [--workers N] [--json]
     gentheory report [--scale S] [--results DIR]
     gentheory figures [--style neurips|icml|...] [--format pdf png svg] [--out DIR] [--scale S]
 
@@ -59,6 +59,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--all", action="store_true", help="every registered claim")
     _add_common(p)
     p.add_argument("--seeds", type=int, required=True, help="independent base seeds per claim")
+    p.add_argument("--first-seed", type=int, default=0,
+                   help="use base seeds 1 000 000 + first-seed + (0 … seeds−1) (default: %(default)s)")
     p.add_argument("--workers", type=int, default=None)
     p.add_argument("--executor", default="process", choices=EXECUTORS)
     p.add_argument("--scheduler", default=None)
@@ -127,7 +129,7 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
     store = ResultStore(args.results)
     rows = calibrate(claims, seeds=args.seeds, scale=args.scale, store=store, executor=args.executor,
                      workers=args.workers, scheduler=args.scheduler, alpha=args.alpha,
-                     progress=False if args.no_progress else None)
+                     progress=False if args.no_progress else None, first_seed=args.first_seed)
     md = render_calibration(rows)
     store.write_text("calibration.md", md)
     store.write_text("calibration.json", json.dumps({"calibration": [r.to_dict() for r in rows]}, indent=1))

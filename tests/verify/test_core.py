@@ -66,6 +66,23 @@ def test_welch_dof_of_an_extrapolated_intercept():
     assert welch_dof([1.0, 2.0], [np.inf, np.inf]) == np.inf
 
 
+def test_known_curvature_removes_the_linear_fit_bias_and_bounds_its_own_error():
+    x = 1 / np.array([10.0, 12, 14, 16, 18, 20])
+    ses = np.array([1.0, 1.1, 1.2, 1.3, 1.4, 1.5]) * 1e-3
+    means = 0.3 + 0.04 * x + 0.35 * x**2  # exact quadratic, no noise
+    biased = extrapolate_intercept(x, means, ses)
+    assert abs(biased.intercept - 0.3) > 1e-3  # the linear intercept misses by c·Σ r x² (≈ −0.0019 here)
+    fit = extrapolate_intercept(x, means, ses, known_curvature=(0.35, 0.2))
+    assert fit.intercept == pytest.approx(0.3, abs=1e-14) and fit.slope == pytest.approx(0.04, abs=1e-12)
+    # the bound is the bias a curvature error of 0.2 would leave: |Σ r x²|·0.2, i.e. 0.2/0.35 of the bias above
+    assert fit.intercept_bound == pytest.approx(abs(biased.intercept - 0.3) * 0.2 / 0.35, rel=1e-9)
+    assert fit.intercept_se == biased.intercept_se and biased.intercept_bound == 0
+    with pytest.raises(ValueError, match="degree = 1"):
+        extrapolate_intercept(x, means, ses, degree=2, known_curvature=(0.35, 0.2))
+    with pytest.raises(ValueError, match="bound"):
+        extrapolate_intercept(x, means, ses, known_curvature=(0.35, -1.0))
+
+
 def test_detectable_discrepancy_uses_t_quantiles():
     thr = z_star(1e-3, 1)
     assert detectable_multiplier(thr, 7) == pytest.approx(stats.t.isf(5e-4, 7) + stats.t.isf(0.2, 7), rel=1e-12)
