@@ -243,6 +243,8 @@ class InterceptFit:
     intercept_dof: float = math.inf
     #: deterministic bound on the intercept from a known curvature's uncertainty (``known_curvature``)
     intercept_bound: float = 0.0
+    #: standard error of the fitted curvature (``degree = 2``), exact like ``intercept_se``
+    curvature_se: float = 0.0
 
 
 def extrapolate_intercept(x: ArrayLike, means: ArrayLike, ses: ArrayLike, *, degree: int = 1,
@@ -291,4 +293,5 @@ def extrapolate_intercept(x: ArrayLike, means: ArrayLike, ses: ArrayLike, *, deg
     return InterceptFit(float(coef[0]), float(math.sqrt(np.sum(contrib))), float(coef[1]),
                         float(np.sum(w * resid**2)), len(x) - degree - 1,
                         float(coef[2]) if degree == 2 else curv, nu,
-                        float(abs(coef_rows[0] @ x**2) * curv_bound))
+                        float(abs(coef_rows[0] @ x**2) * curv_bound),
+                        float(math.sqrt(np.sum(coef_rows[2] ** 2 * s**2))) if degree == 2 else 0.0)

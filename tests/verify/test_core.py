@@ -77,6 +77,10 @@ def test_known_curvature_removes_the_linear_fit_bias_and_bounds_its_own_error():
     # the bound is the bias a curvature error of 0.2 would leave: |Σ r x²|·0.2, i.e. 0.2/0.35 of the bias above
     assert fit.intercept_bound == pytest.approx(abs(biased.intercept - 0.3) * 0.2 / 0.35, rel=1e-9)
     assert fit.intercept_se == biased.intercept_se and biased.intercept_bound == 0
+    quad = extrapolate_intercept(x, means, ses, degree=2)  # the quadratic fit recovers c, with the WLS error
+    design = np.vander(x, 3, increasing=True)
+    assert quad.curvature == pytest.approx(0.35, rel=1e-9)
+    assert quad.curvature_se == pytest.approx(np.sqrt(np.linalg.inv(design.T @ (design / ses[:, None] ** 2))[2, 2]))
     with pytest.raises(ValueError, match="degree = 1"):
         extrapolate_intercept(x, means, ses, degree=2, known_curvature=(0.35, 0.2))
     with pytest.raises(ValueError, match="bound"):

@@ -65,6 +65,20 @@ def test_kappa_zero_path_counts_exact_ties_as_solutions():
     assert np.array_equal(vp.solution_counts(x, y)[0], np.sum(energies == 0, axis=1))
 
 
+def test_pilot_curvature_recovers_the_1_over_n2_term_of_pooled_runs():
+    rng = np.random.default_rng(8)
+    sizes = [10, 12, 14, 16, 18, 20]
+    x = 1 / np.array(sizes, float)
+    truth = np.column_stack([0.3 + 0.1 * x + 2.0 * x**2, 0.06 - 0.5 * x**2])  # two observables
+    runs = [{"sizes": sizes, "means": (truth + 0.002 * rng.standard_normal(truth.shape)).tolist()} for _ in range(400)]
+    (c0, se0, chi0), (c1, se1, chi1) = vp.pilot_curvature(runs)
+    # pooled noise 0.002/20 per size: the fit's own SE, and |c - truth| within 4 of it (false alarm 6e-5)
+    assert abs(c0 - 2.0) < 4 * se0 and abs(c1 + 0.5) < 4 * se1 and 0 < se0 < 0.5
+    assert stats.chi2.sf(chi0, len(sizes) - 3) > 1e-4 and stats.chi2.sf(chi1, len(sizes) - 3) > 1e-4
+    with pytest.raises(ParameterError, match="same sizes"):
+        vp.pilot_curvature([runs[0], {"sizes": sizes[1:], "means": runs[0]["means"][1:]}])
+
+
 def test_enumeration_rejects_mismatched_labels():
     with pytest.raises(ParameterError, match="labels"):
         vp.solution_counts(np.ones((3, 4)), np.ones(2))
