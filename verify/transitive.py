@@ -110,8 +110,20 @@ def _leaky_relu_derivative(z: NDArray, slope: float, *, out: NDArray | None = No
                            positive: NDArray | None = None) -> NDArray:
     r""":math:`\phi'(z) = s + (1 - s)\,[z > 0]`, branch-free: ``np.where`` on random signs mispredicts
     a branch per element and ran 9x slower than the compare-and-scale form. ``out`` and ``positive`` (a bool
-    array of z's shape) are optional buffers."""
-    out = np.multiply(np.greater(z, 0, out=positive), 1.0 - slope, out=out)
+    array of z's shape) are optional buffers.
+
+    The form is exact only when :math:`s + \mathrm{fl}(1 - s) = 1`; for small negative s with low bits set
+    (e.g. s = −9.4e−10) 1 − s rounds and the positive side would come out 1 − 2⁻⁵³, so such slopes take the
+    exact select instead."""
+    positive = np.greater(z, 0, out=positive)
+    step = 1.0 - slope
+    if slope + step != 1.0:
+        if out is None:
+            out = np.empty(np.shape(z))
+        out.fill(slope)
+        np.copyto(out, 1.0, where=positive)
+        return out
+    out = np.multiply(positive, step, out=out)
     out += slope
     return out
 

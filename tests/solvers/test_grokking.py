@@ -134,7 +134,10 @@ def test_overdamped_multiplier_is_positive_and_decreasing(a, b, k1, dk):
     if a >= (1 - math.sqrt(b)) ** 2 * (1 - 1e-9):
         return
     s = gs.mode_multiplier(np.array([k1, k1 + dk]), a, b)
-    assert s[0] > 0 and s[1] > 0 and s[1] <= s[0] * (1 + 1e-12)
+    # S_k ~ A r_+^k: where k ln r_+ nears ln(tiny) ≈ −708 the value underflows to 0 (a = 0.046875, β = 0.5625,
+    # k = 5188 gives e^−744), so strict positivity is asserted only with e^108 headroom for the amplitude A.
+    representable = np.array([k1, k1 + dk]) * math.log(gs.spectral_radius(a, b)) > -600
+    assert np.all(s >= 0) and np.all(s[representable] > 0) and s[1] <= s[0] * (1 + 1e-12)
 
 
 @given(a=st.floats(1e-6, 3.9), b=st.floats(0.0, 0.95))

@@ -3,7 +3,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from verify import transitive as vt
@@ -12,8 +12,11 @@ EPS = np.finfo(float).eps
 
 
 @given(st.floats(min_value=-1, max_value=1, exclude_max=True, allow_subnormal=False))
+@example(-9.42113110506498e-10)  # 1 − s rounds: s + (1 − s) = 1 − 2⁻⁵³ (CI found such a slope, stop 15)
+@example(-0.2)
+@example(0.0)
 def test_leaky_relu_derivative_is_exactly_one_or_the_slope(slope):
-    """The branch-free s + (1 − s)[z > 0] must round to exactly 1 on the positive side (and s at z ≤ 0)."""
+    """φ′ must be exactly 1 on the positive side and exactly s at z ≤ 0, for every slope."""
     z = np.array([-2.0, -1e-300, -0.0, 0.0, 1e-300, 3.0])
     expected = np.where(z > 0, 1.0, slope)
     assert np.array_equal(vt._leaky_relu_derivative(z, slope), expected)
