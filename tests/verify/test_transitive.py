@@ -74,3 +74,33 @@ def test_mirrored_init_starts_from_zero_output():
     # f_0 = 0 in exact arithmetic; the matmul's summation order leaves round-off of the absolute sum
     assert np.all(np.abs(out) <= (256 + 2 * p.n) * EPS * absval)
     assert np.all(absval[:, ~np.eye(p.n, dtype=bool)] > 0)
+
+
+@pytest.mark.parametrize("claim_id", ["transitive.network_margins", "transitive.cross_section_flip"])
+def test_quick_steps_follow_the_remainder_rule(claim_id):
+    """The quick scale trains the fewest hundred steps whose GD remainder is ≤ 10⁻³ of the claim's resolution."""
+    from verify.core import get_claim
+
+    claim = get_claim(claim_id)
+    cfg = claim.scales["quick"]
+    assert cfg.steps == vt.quick_steps_for(claim.sweep("quick"), claim.relevance_abs, lr_factor=cfg.lr_factor)
+
+
+def test_finite_width_networks_reach_the_remainder_rule():
+    """The remainder bound is the linearised model's; the slowest quick configuration (ρ = 0.4, 400 steps) at the
+    smallest quick width must also fit its training labels to 10⁻³ of network_margins' resolution."""
+    from theory import transitive as tt
+    from verify.core import get_claim
+
+    claim = get_claim("transitive.network_margins")
+    cfg = claim.scales["quick"]
+    p = vt.TIParams(n=9, exception=(4, 6), slope=0.0, rho=0.4)
+    nets = vt.train_networks(p, cfg.width // 4, 4, steps=cfg.steps, lr_factor=cfg.lr_factor,
+                             rng=np.random.default_rng(11))
+    residual = max(np.abs(nets[:, i - 1, j - 1] - label).max() for (i, j), label in tt.training_pairs(p.n, p.exception))
+    assert residual <= 1e-3 * claim.relevance_abs
+
+
+def test_quick_steps_for_rejects_an_unreachable_target():
+    with pytest.raises(vt.ParameterError, match="max_steps = 200"):
+        vt.quick_steps_for([vt.TIParams(n=9, exception=(4, 6), slope=0.0, rho=0.4)], 0.1, max_steps=200)
