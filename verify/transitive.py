@@ -225,9 +225,25 @@ def quick_steps_for(params: list[TIParams], resolution: float, *, lr_factor: flo
     r"""Fewest GD steps (a multiple of ``step``) whose remainder :func:`gd_remainder` is at most
     ``fraction * resolution`` at every pair of every configuration in ``params``.
 
-    The remainder :math:`\|\Theta(x, X)\Theta^{-1}\|\rho^T\|y\|` is part of every width-extrapolated margin's
-    error bound, so fewer steps never make a verdict wrong, only less sharp; at 10⁻³ of the resolution a claim
-    needs it cannot move a verdict, and training longer buys nothing (the spec's 600 steps reach 10⁻²⁴ in loss).
+    The remainder :math:`\|\Theta(x, X)\Theta^{-1}\|\rho^T\|y\|` (linearised GD after T steps against its
+    ridgeless limit) is part of every width-extrapolated margin's error bound, so fewer steps make a verdict less
+    sharp, not wrong; at 10⁻³ of the resolution a claim needs it cannot move a verdict, and longer training buys
+    nothing (the spec's 600 steps reach 10⁻²⁴ in loss). That finite-width networks converge as fast is tested.
+
+    Parameters
+    ----------
+    params : list of TIParams
+        The configurations a claim trains.
+    resolution : float
+        The smallest margin error the claim resolves (its ``relevance_abs``), > 0.
+    lr_factor, step, fraction, max_steps
+        η·λ_max, the step granularity, the admissible remainder as a fraction of ``resolution`` (0 < f ≤ 1) and
+        the largest step count tried.
+
+    Raises
+    ------
+    ParameterError
+        When no count up to ``max_steps`` meets the target.
 
     >>> quick_steps_for([TIParams(n=9, exception=(4, 6), slope=0.2)], 0.1)
     300
@@ -238,7 +254,7 @@ def quick_steps_for(params: list[TIParams], resolution: float, *, lr_factor: flo
         if all(gd_remainder(p, steps=steps, lr_factor=lr_factor).max() <= fraction * resolution for p in params):
             return steps
     raise ParameterError(f"no step count up to max_steps = {max_steps} brings the GD remainder below "
-                     f"{fraction * resolution:.3g}; raise max_steps or lr_factor")
+                         f"{fraction * resolution:.3g}; raise max_steps or lr_factor")
 
 
 def _upper(n: int) -> tuple[NDArray, NDArray]:
