@@ -56,6 +56,31 @@ def test_run_without_ids_is_a_usage_error():
     assert out.returncode == 2 and "--all" in out.stderr
 
 
+@pytest.mark.parametrize("argv, message", [
+    (["calibrate", "grokking.slow_rate", "--seeds", "0"], "argument --seeds: 0 is outside [1, inf)"),
+    (["calibrate", "grokking.slow_rate", "--seeds", "2", "--first-seed", "-1"], "argument --first-seed: -1 is outside [0, inf)"),
+    (["run", "--all", "--workers", "0"], "argument --workers: 0 is outside [1, inf)"),
+    (["run", "--all", "--alpha", "1.5"], "argument --alpha: 1.5 is outside (0, 1)"),
+    (["run", "--all", "--seed", "x"], "argument --seed: 'x' is not an integer"),
+])
+def test_bad_option_values_are_usage_errors_naming_option_value_and_range(argv, message, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_scheduler_without_dask_executor_is_a_usage_error(capsys):
+    assert main(["run", "grokking.slow_rate", "--scheduler", "tcp://h:8786"]) == 2
+    assert "needs --executor dask" in capsys.readouterr().err
+
+
+def test_unknown_claim_is_a_usage_error_listing_the_registered_ones(capsys):
+    assert main(["run", "grokking.no_such_claim"]) == 2
+    err = capsys.readouterr().err
+    assert "no claim or study 'grokking.no_such_claim'" in err and "grokking.slow_rate" in err
+
+
 def test_figures_write_pdf_png_csv_json_from_stored_results(quick_results, tmp_path):
     from verify.figures import FIGURES
 

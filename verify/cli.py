@@ -29,6 +29,30 @@ from verify.runner import EXECUTORS, run_claims
 DEFAULT_RESULTS = "gentheory-results"
 
 
+def _int_at_least(low: int):
+    """argparse type: an integer >= ``low``; a bad value exits with code 2 naming the option, value and range."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"{value} is outside [{low}, inf)")
+        return value
+    return parse
+
+
+def _probability(text: str) -> float:
+    """argparse type: a false-alarm budget in (0, 1)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"{value:g} is outside (0, 1)")
+    return value
+
+
 def _add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--results", default=DEFAULT_RESULTS, help="results directory (default: %(default)s)")
     p.add_argument("--scale", default="quick", choices=("quick", "paper"), help="simulation scale (default: %(default)s)")
@@ -46,25 +70,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--all", action="store_true", help="every registered claim")
     _add_common(p)
     p.add_argument("--json", action="store_true", help="print {'verdicts': [...]} as JSON")
-    p.add_argument("--workers", type=int, default=None, help="worker processes (default: cores)")
+    p.add_argument("--workers", type=_int_at_least(1), default=None, help="worker processes (default: cores)")
     p.add_argument("--executor", default="process", choices=EXECUTORS, help="default: %(default)s")
     p.add_argument("--scheduler", default=None, help="address of an existing dask scheduler (with --executor dask)")
-    p.add_argument("--seed", type=int, default=0, help="base seed (default: %(default)s)")
+    p.add_argument("--seed", type=_int_at_least(0), default=0, help="base seed (default: %(default)s)")
     p.add_argument("--fresh", action="store_true", help="recompute instead of resuming from stored points")
-    p.add_argument("--alpha", type=float, default=1e-3, help="family-wise false-alarm budget per claim")
+    p.add_argument("--alpha", type=_probability, default=1e-3, help="family-wise false-alarm budget per claim")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
     p = sub.add_parser("calibrate", help="false-alarm rate and power of claims over independent seeds")
     p.add_argument("ids", nargs="*", help="claim ids or study names")
     p.add_argument("--all", action="store_true", help="every registered claim")
     _add_common(p)
-    p.add_argument("--seeds", type=int, required=True, help="independent base seeds per claim")
-    p.add_argument("--first-seed", type=int, default=0,
+    p.add_argument("--seeds", type=_int_at_least(1), required=True, help="independent base seeds per claim")
+    p.add_argument("--first-seed", type=_int_at_least(0), default=0,
                    help="use base seeds 1 000 000 + first-seed + (0 … seeds−1) (default: %(default)s)")
-    p.add_argument("--workers", type=int, default=None)
+    p.add_argument("--workers", type=_int_at_least(1), default=None)
     p.add_argument("--executor", default="process", choices=EXECUTORS)
     p.add_argument("--scheduler", default=None)
-    p.add_argument("--alpha", type=float, default=1e-3)
+    p.add_argument("--alpha", type=_probability, default=1e-3)
     p.add_argument("--json", action="store_true")
     p.add_argument("--no-progress", action="store_true")
 
@@ -93,11 +117,20 @@ def _cmd_list(args: argparse.Namespace) -> int:
 
 
 def _selected(args: argparse.Namespace) -> list | None:
-    """The claims a run/calibrate command names, or None (after a usage message) if it names none."""
+    """The claims a run/calibrate command names, or None after a usage message (no claims, an unknown id or
+    study, or --scheduler without the dask executor)."""
     if not args.ids and not args.all:
         print(f"gentheory {args.command}: name claim ids or studies, or pass --all", file=sys.stderr)
         return None
-    return all_claims(None if args.all else args.ids)
+    if args.scheduler is not None and args.executor != "dask":
+        print(f"gentheory {args.command}: --scheduler {args.scheduler} needs --executor dask "
+              f"(got --executor {args.executor})", file=sys.stderr)
+        return None
+    try:
+        return all_claims(None if args.all else args.ids)
+    except KeyError as exc:  # an unknown id or study: a usage error, not a crash
+        print(f"gentheory {args.command}: {exc.args[0]}", file=sys.stderr)
+        return None
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
