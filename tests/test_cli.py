@@ -75,6 +75,12 @@ def test_scheduler_without_dask_executor_is_a_usage_error(capsys):
     assert "needs --executor dask" in capsys.readouterr().err
 
 
+def test_unknown_figure_is_a_usage_error_listing_the_known_ones(tmp_path, capsys):
+    assert main(["figures", "--only", "no_such_figure", "--results", str(tmp_path), "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "unknown figure 'no_such_figure'" in err and "strata_family" in err
+
+
 def test_unknown_claim_is_a_usage_error_listing_the_registered_ones(capsys):
     assert main(["run", "grokking.no_such_claim"]) == 2
     err = capsys.readouterr().err

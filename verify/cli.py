@@ -197,6 +197,9 @@ def _cmd_figures(args: argparse.Namespace) -> int:
     except MissingResultsError as exc:
         print(f"gentheory figures: {exc}", file=sys.stderr)
         return 1
+    except KeyError as exc:  # --only names a figure that does not exist
+        print(f"gentheory figures: {exc.args[0]}", file=sys.stderr)
+        return 2
     for p in paths:
         print(p)
     return 0
