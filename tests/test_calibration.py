@@ -6,7 +6,8 @@ import pytest
 from scipy import stats
 
 from verify import ResultStore, get_claim
-from verify.calibration import BODY_RATE, SEED_OFFSET, Z_BODY, CalibrationRow, calibrate, render_calibration
+from verify.calibration import (BODY_RATE, SEED_OFFSET, UNDERSIZED_RATE, Z_BODY, CalibrationRow, calibrate,
+                                render_calibration)
 
 
 def test_row_verdicts_follow_the_intervals():
@@ -69,6 +70,28 @@ def test_calibrate_first_seed_starts_an_independent_batch(tmp_path):
     assert bases == {SEED_OFFSET + 7, SEED_OFFSET + 8}
     with pytest.raises(ValueError, match="first_seed"):
         calibrate([claim], seeds=2, first_seed=-1, store=store, executor="serial", progress=False)
+
+
+def test_undersized_needs_evidence_beyond_the_rate():
+    # 13/200 UNDERPOWERED: Clopper-Pearson lower bound 0.035 > 1 %; 1/200 (lower bound 1.3e-4) is no evidence
+    assert CalibrationRow("x.y", 200, 0, 200, 0, 1e-3, underpowered=13).undersized
+    assert not CalibrationRow("x.y", 200, 0, 200, 0, 1e-3, underpowered=1).undersized
+    md = render_calibration([CalibrationRow("x.y", 200, 0, 200, 0, 1e-3, underpowered=13,
+                                            delta_min_ratios=[0.8] * 190 + [1.1] * 10)])
+    assert md.endswith(f"more than {UNDERSIZED_RATE * 100:g} % of seeds, lower 95 % bound): x.y.")
+    assert "| 13 | 0.8, 1.1 |" in md
+
+
+def test_calibrate_counts_underpowered_runs_and_their_delta_min(tmp_path, monkeypatch):
+    claim = get_claim("grokking.tail_amplitude")
+    (row,) = calibrate([claim], seeds=2, store=ResultStore(tmp_path), executor="serial", progress=False)
+    ratios = row.delta_min_ratios
+    assert len(ratios) == 2 and all(0 < r < 1 for r in ratios) and row.underpowered == 0
+    # a relevance 2x below the largest smallest-detectable deviation: the same stored runs are UNDERPOWERED
+    monkeypatch.setattr(type(claim), "relevance", claim.relevance * max(ratios) / 2)
+    (row,) = calibrate([claim], seeds=2, store=ResultStore(tmp_path), executor="serial", progress=False)
+    assert row.underpowered >= 1 and row.false_alarms == 0 and row.rival_rejections == 2
+    assert max(row.delta_min_ratios) == pytest.approx(2.0)
 
 
 @pytest.mark.slow

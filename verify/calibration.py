@@ -15,6 +15,12 @@ budgets only make z smaller). The exceedance rate is pooled over elements with a
 standard error, since the elements of one run are correlated; a 95 % interval above 5 % marks the claim
 miscalibrated too — a standard error that is too small shows up here long before it shows in the tail.
 
+A run can also end UNDERPOWERED: the rival is rejected, but the smallest deviation the run could detect is
+above the claim's declared relevance. That is not a false alarm, yet a user with that seed gets no PASS, so the
+rows count it and keep each run's ratio δ_min / relevance; a quick scale whose UNDERPOWERED fraction is shown
+above :data:`UNDERSIZED_RATE` (lower 95 % bound) is listed as *undersized*. Since δ_min ∝ 1/√n, the stored
+ratios say how much larger it must be.
+
 Runs go through :func:`verify.runner.run_claims` with the same store, so a calibration resumes
 like any sweep and its points are ordinary stored results (base seeds ``SEED_OFFSET + first_seed + s``).
 """
@@ -34,13 +40,15 @@ from verify._storage import ResultStore
 from verify.core import Claim
 from verify.runner import assess, execute_points, point_key
 
-__all__ = ["CalibrationRow", "calibrate", "render_calibration"]
+__all__ = ["CalibrationRow", "calibrate", "calibration_row", "render_calibration"]
 
 #: base seeds used by calibration start here, far from the default base seed 0
 SEED_OFFSET = 1_000_000
 #: the body test: P(z > Z_BODY) = BODY_RATE for a calibrated statistical element
 BODY_RATE = 0.05
 Z_BODY = float(stats.norm.isf(BODY_RATE / 2))
+#: a quick scale is undersized when more than this fraction of seeds is shown to end UNDERPOWERED
+UNDERSIZED_RATE = 0.01
 
 
 @dataclass
@@ -53,6 +61,10 @@ class CalibrationRow:
     alpha: float
     #: per seed: (statistical elements, elements with z > Z_BODY)
     body_counts: list[tuple[int, int]] = field(default_factory=list)
+    #: runs whose verdict was UNDERPOWERED (rival rejected, but δ_min above the relevance)
+    underpowered: int = 0
+    #: per seed: smallest detectable deviation / relevance (NaN where the run has no statistical element)
+    delta_min_ratios: list[float] = field(default_factory=list)
 
     def body_exceedance(self, confidence: float = 0.95) -> tuple[float, float, float]:
         """Pooled rate of z > 1.96 over statistical elements and its interval, with the cluster-robust
@@ -83,6 +95,17 @@ class CalibrationRow:
                 binomial_interval(self.rival_rejections, self.seeds, confidence))
 
     @property
+    def undersized(self) -> bool:
+        """The UNDERPOWERED fraction's lower 95 % bound exceeds :data:`UNDERSIZED_RATE`."""
+        return binomial_interval(self.underpowered, self.seeds)[0] > UNDERSIZED_RATE
+
+    def delta_min_ratio_quantiles(self, q: Sequence[float] = (0.5, 0.99)) -> list[float]:
+        """Quantiles of δ_min / relevance over the seeds (NaN when none is finite)."""
+        r = np.asarray(self.delta_min_ratios, float)
+        r = r[np.isfinite(r)]
+        return [float(np.quantile(r, x)) if r.size else math.nan for x in q]
+
+    @property
     def verdict(self) -> str:
         (fa_lo, fa_hi), (pw_lo, pw_hi) = self.intervals()
         if self.errors:
@@ -100,7 +123,8 @@ class CalibrationRow:
                 "false_alarm_rate": self.false_alarm_rate, "false_alarm_ci95": [fa_lo, fa_hi],
                 "power": self.power, "power_ci95": [pw_lo, pw_hi], "alpha": self.alpha,
                 "errors": self.errors, "body_exceedance": list(self.body_exceedance()), "body_rate": BODY_RATE,
-                "verdict": self.verdict}
+                "underpowered": self.underpowered, "undersized": self.undersized,
+                "delta_min_ratio_median_p99": self.delta_min_ratio_quantiles(), "verdict": self.verdict}
 
 
 def calibrate(
@@ -149,18 +173,27 @@ def calibrate(
     rows = []
     for claim in claims:
         cfg = claim.config(scale)
-        fa = rej = err = 0
-        body = []
-        for s in range(seeds):
-            pts = [cached[(claim.id, point_key(claim, p, cfg, offset + s))] for p in claim.sweep(scale)]
-            v = assess(claim, pts, scale=scale, alpha=alpha)
-            fa += v.status == "FAIL"
-            rej += bool(v.rival_rejected)
-            err += v.status == "ERROR"
-            if v.status != "ERROR":
-                body.append(_body_counts(pts))
-        rows.append(CalibrationRow(claim.id, seeds, fa, rej, err, alpha, body))
+        runs = [[cached[(claim.id, point_key(claim, p, cfg, offset + s))] for p in claim.sweep(scale)]
+                for s in range(seeds)]
+        rows.append(calibration_row(claim, runs, scale=scale, alpha=alpha))
     return rows
+
+
+def calibration_row(claim: Claim, runs: Sequence[Sequence], *, scale: str = "quick",
+                    alpha: float = 1e-3) -> CalibrationRow:
+    """Assess each run (the stored points of one base seed) with the current verdict rule and count."""
+    fa = rej = err = under = 0
+    body, ratios = [], []
+    for pts in runs:
+        v = assess(claim, pts, scale=scale, alpha=alpha)
+        fa += v.status == "FAIL"
+        rej += bool(v.rival_rejected)
+        err += v.status == "ERROR"
+        under += v.status == "UNDERPOWERED"
+        if v.status != "ERROR":
+            body.append(_body_counts(pts))
+            ratios.append(float(v.delta_min_ratio))
+    return CalibrationRow(claim.id, len(runs), fa, rej, err, alpha, body, under, ratios)
 
 
 def _body_counts(points) -> tuple[int, int]:
@@ -177,22 +210,26 @@ def _body_counts(points) -> tuple[int, int]:
 def render_calibration(rows: Sequence[CalibrationRow]) -> str:
     """Markdown table, one row per claim, plus the pooled figures."""
     lines = ["| claim | seeds | false alarms | rate [95 % CI] | budget | power [95 % CI] | "
-             f"P(z > {Z_BODY:.2f}) [95 % CI], ≤ {BODY_RATE:g} | verdict |",
-             "|---|---|---|---|---|---|---|---|"]
+             f"P(z > {Z_BODY:.2f}) [95 % CI], ≤ {BODY_RATE:g} | underpowered | δ_min/relevance median, p99 | verdict |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         (fa_lo, fa_hi), (pw_lo, pw_hi) = r.intervals()
         b, b_lo, b_hi = r.body_exceedance()
         body = "— (deterministic)" if math.isnan(b) else f"{b:.3f} [{b_lo:.3f}, {b_hi:.3f}]"
+        med, p99 = (f"{x:.3g}" if math.isfinite(x) else "—" for x in r.delta_min_ratio_quantiles())
         lines.append(f"| `{r.claim}` | {r.seeds} | {r.false_alarms} | {r.false_alarm_rate:.4f} "
                      f"[{fa_lo:.4f}, {fa_hi:.4f}] | {r.alpha:g} | {r.power:.3f} [{pw_lo:.3f}, {pw_hi:.3f}] | "
-                     f"{body} | **{r.verdict}** |")
+                     f"{body} | {r.underpowered} | {med}, {p99} | **{r.verdict}** |")
     if rows:
         n = sum(r.seeds for r in rows)
         fa = sum(r.false_alarms for r in rows)
         rej = sum(r.rival_rejections for r in rows)
         (a, b), (c, d) = binomial_interval(fa, n), binomial_interval(rej, n)
         lines.append(f"| pooled | {n} | {fa} | {fa / n:.4f} [{a:.4f}, {b:.4f}] | {rows[0].alpha:g} | "
-                     f"{rej / n:.3f} [{c:.3f}, {d:.3f}] | | |")
+                     f"{rej / n:.3f} [{c:.3f}, {d:.3f}] | | {sum(r.underpowered for r in rows)} | | |")
     bad = [r.claim for r in rows if r.verdict == "MISCALIBRATED"]
-    lines += ["", f"Miscalibrated: {', '.join(bad) if bad else 'none'}."]
+    small = [r.claim for r in rows if r.undersized]
+    lines += ["", f"Miscalibrated: {', '.join(bad) if bad else 'none'}.",
+              f"Undersized quick scale (UNDERPOWERED on more than {UNDERSIZED_RATE * 100:g} % of seeds, lower 95 % bound): "
+              f"{', '.join(small) if small else 'none'}."]
     return "\n".join(lines)
