@@ -297,6 +297,53 @@ def bench_enumeration(sizes=(14, 16, 18, 20, 22), m: int = 20) -> dict:
             "cost_exponent_in_N_base2": float(slope), "expected_exponent": 1.0}
 
 
+def bench_langevin(n_values=(50, 100, 200, 400), replicas: int = 48, steps: int = 400) -> dict:
+    """Weight-space Langevin with the twins' response recursion (double descent, α = 2) vs the same matmuls.
+
+    Waiting times n/2 and n: the replicas run n steps and the response recursion n/2, each an (N, N) @ (N, M)
+    product plus in-place adds, so a step of the kernel is 1.5 such products."""
+    from verify.double_descent import langevin_twins
+
+    out = []
+    for n in n_values:
+        rng = np.random.default_rng(0)
+        a = rng.standard_normal((2 * n, n)) / math.sqrt(n)
+        y = rng.standard_normal(2 * n)
+        waits = np.array([steps // 2, steps])
+        t_run = best_time(lambda: langevin_twins(a, y, temperature=0.1, dt=0.02, n_steps=steps, wait_steps=waits,
+                                                 replicas=replicas, field=0.05, rng=np.random.default_rng(1)),
+                          repeat=3, min_time=0.1)
+        k, w, o = np.eye(n), rng.standard_normal((n, replicas)), np.empty((n, replicas))
+        t_ref = best_time(lambda: np.matmul(k, w, out=o), repeat=3, min_time=0.1) * 1.5 * steps
+        flops = 1.5 * steps * 2 * n * n * replicas
+        out.append({"N": n, "P": 2 * n, "replicas": replicas, "s_per_step": t_run / steps,
+                    "gflops": flops / t_run / 1e9, "ratio_to_matmul": t_ref / t_run})
+    slope = np.polyfit(np.log([r["N"] for r in out]), np.log([r["s_per_step"] for r in out]), 1)[0]
+    return {"kernel": "Langevin replicas + twin response (double descent)", "rows": out,
+            "cost_exponent_in_N": float(slope), "expected_exponent": 2.0}
+
+
+def bench_amp(n_values=(250, 500, 1000, 2000), alpha: float = 1.3) -> dict:
+    """Bayes-optimal AMP iterations (teacher–student perceptron) vs the four matrix–vector products of an
+    iteration; both are memory-bound, so the ratio says how much the elementwise work costs on top."""
+    from verify.perceptron import bayes_amp
+
+    out = []
+    for n in n_values:
+        rng = np.random.default_rng(0)
+        x = rng.standard_normal((int(alpha * n), n))
+        f = x * np.where(x.sum(axis=1) >= 0, 1.0, -1.0)[:, None]
+        _, iters = bayes_amp(f, rng=np.random.default_rng(1))
+        t_run = best_time(lambda: bayes_amp(f, rng=np.random.default_rng(1)), repeat=3, min_time=0.1)
+        f2, v, g = f * f, rng.standard_normal(n), rng.standard_normal(f.shape[0])
+        t_ref = best_time(lambda: (f2 @ v, f @ v, f2.T @ g, f.T @ g), repeat=3, min_time=0.1) * iters
+        out.append({"N": n, "M": f.shape[0], "iterations": iters, "s_per_iteration": t_run / iters,
+                    "gflops": 8 * f.size * iters / t_run / 1e9, "ratio_to_matvecs": t_ref / t_run})
+    slope = np.polyfit(np.log([r["N"] for r in out]), np.log([r["s_per_iteration"] for r in out]), 1)[0]
+    return {"kernel": "Bayes-optimal AMP iteration (perceptron)", "rows": out, "cost_exponent_in_N": float(slope),
+            "expected_exponent": 2.0}
+
+
 def bench_dask(n_points: int = 8) -> dict:
     from distributed import Client, LocalCluster
 
@@ -370,7 +417,7 @@ def main() -> int:
         res["solvers"] = (bench_solvers() + bench_strata_solvers() + bench_augmentation_solvers()
                           + bench_perceptron_solvers())
         res["kernels"] = [bench_linear_heavy_ball(), bench_mlp(), bench_ntk_training(), bench_model_t(),
-                          bench_augmentation_readout(), bench_enumeration()]
+                          bench_augmentation_readout(), bench_enumeration(), bench_langevin(), bench_amp()]
     if args.dask:
         res["dask"] = bench_dask()
     if args.quick_run:
