@@ -171,6 +171,25 @@ def test_annealed_teacher_student_state_maximises_the_exact_potential():
     assert vp.annealed_teacher_student_state(1.4479664 - 1e-4)[0] > 0 > vp.annealed_teacher_student_state(1.4479664 + 1e-4)[0]
 
 
+def test_teacher_student_enumeration_asserts_alpha_one_half_and_only_reports_alpha_one():
+    """The observation carries the asserted columns of the extrapolated series (entropy, ε_g at α = ½), the α = 1
+    intercepts stay in ``info``; the declared relevance is the RS − annealed entropy gap at α = ½."""
+    claim = vp.TeacherStudentEnumeration()
+    p = vp.TeacherEnumParams()
+    obs = claim.simulate(p, vp.EnumConfig(sizes=(8, 10, 12, 14), instances=12), np.random.default_rng(3))
+    info = obs.info
+    assert info["columns"] == ["entropy alpha=0.5", "entropy alpha=1", "eps_g alpha=0.5", "eps_g alpha=1"]
+    np.testing.assert_array_equal(obs.measured.value, np.array(info["intercepts"])[[0, 2]])
+    np.testing.assert_array_equal(obs.measured.stderr, np.array(info["intercept_ses"])[[0, 2]])
+    assert len(claim.labels) == 2 and len(claim.theory(p).value) == 2
+    gap = claim.rival(p).value[0] - claim.theory(p).value[0]
+    assert claim.relevance_abs == pytest.approx(gap, abs=5e-5)
+    with pytest.raises(ParameterError, match="alphas"):
+        vp.TeacherEnumParams(alphas=())
+    with pytest.raises(ParameterError, match="reported_alphas"):
+        vp.TeacherEnumParams(reported_alphas=(1.5,))
+
+
 def test_reinforced_amp_solves_an_easy_instance_and_its_answer_is_a_solution():
     rng = np.random.default_rng(4)
     n, m = 300, 90
