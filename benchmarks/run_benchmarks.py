@@ -279,7 +279,7 @@ def bench_enumeration(sizes=(14, 16, 18, 20, 22), m: int = 20) -> dict:
     """Exhaustive enumeration of one instance (all 2^N configurations, M patterns): energies for every load
     (meet-in-the-middle, M·2^N additions) and the survivor filter (solution counts, ≈ 2·2^N), against the numpy
     matmul of the dense formulation, (M × N) @ (N × 2^N), measured in the same run."""
-    from verify.perceptron import energy_histograms, sign_configurations, solution_counts
+    from verify.perceptron import _teacher_patterns, energy_histograms, sign_configurations, solution_counts
 
     out = []
     for n in sizes:
@@ -288,10 +288,14 @@ def bench_enumeration(sizes=(14, 16, 18, 20, 22), m: int = 20) -> dict:
         x, y = rng.standard_normal((m, n)), rng.choice([-1.0, 1.0], size=m)
         t_enum = best_time(lambda: energy_histograms(x, y), repeat=3, min_time=0.2)
         t_count = best_time(lambda: solution_counts(x, y), repeat=3, min_time=0.2)
+        # one teacher–student instance as perceptron.teacher_student_enumeration runs it: M = N, ε_g at N/2 and N
+        xt, yt = _teacher_patterns(n, n, np.random.default_rng(1))
+        t_teacher = best_time(lambda: solution_counts(xt, yt, teacher_overlap=True, loads=[n // 2, n]), repeat=3,
+                              min_time=0.2)
         t_ref = best_time(lambda: x @ w.T, repeat=3, min_time=0.2)
         out.append({"N": n, "M": m, "s_per_instance": t_enum, "config_patterns_per_s": 2**n * m / t_enum,
                     "ratio_to_matmul": t_ref / t_enum, "solution_counts_s": t_count,
-                    "solution_counts_ratio_to_matmul": t_ref / t_count})
+                    "solution_counts_ratio_to_matmul": t_ref / t_count, "teacher_student_s": t_teacher})
     slope = np.polyfit([r["N"] for r in out], np.log2([r["s_per_instance"] for r in out]), 1)[0]
     return {"kernel": "exhaustive enumeration, energies for every load (perceptron)", "rows": out,
             "cost_exponent_in_N_base2": float(slope), "expected_exponent": 1.0}
