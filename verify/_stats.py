@@ -7,8 +7,11 @@ For each scalar compared (one element of a sweep point's value),
     e = e_\mathrm{sim} + e_\mathrm{th}, \qquad d = |\mathrm{sim} - \mathrm{th}|,
 
 where ``se`` are 1-sigma statistical errors (independent replicates, sd/√R), ``b`` the claim's
-declared finite-size bias budget, and ``e`` deterministic error *bounds* (round-off, solver
-tolerance, a proven asymptotic remainder).
+declared finite-size bias budget, and ``e`` error *bounds* that do not average out over replicates:
+round-off, solver tolerance, a proven asymptotic remainder, or a bias the run measures itself (the
+uncertainty of a known curvature, :func:`extrapolate_intercept`; the second-order bias of an inverted
+slope, :func:`verify.double_descent.inverse_slope_bias`). Calibration checks the measured kinds: a bound
+that is too small shows up as excess z > 1.96 over seeds.
 
 * Statistical element (σ > 0): :math:`z = \max(d - e, 0)/\sigma`, rejected when :math:`z > z^*` with
   :math:`z^* = \Phi^{-1}(1 - a/2m)` (Bonferroni over the m statistical elements of the sweep,
