@@ -7,7 +7,9 @@ from scipy import stats
 
 from verify import ResultStore, get_claim
 from verify.calibration import (BODY_RATE, SEED_OFFSET, UNDERSIZED_RATE, Z_BODY, CalibrationRow, calibrate,
-                                render_calibration)
+                                merge_rows, render_calibration)
+from verify.cli import main
+from verify.runner import run_claims
 
 
 def test_row_verdicts_follow_the_intervals():
@@ -57,8 +59,16 @@ def test_calibrate_counts_a_deliberately_wrong_theory_as_false_alarms(tmp_path, 
     right = type(claim).theory
     monkeypatch.setattr(type(claim), "theory", lambda self, p: right(self, p).__class__(
         right(self, p).value * 1.01, error_bound=right(self, p).error_bound))
-    (row,) = calibrate([claim], seeds=3, store=ResultStore(tmp_path), executor="serial", progress=False)
+    (row,) = calibrate([claim], seeds=3, first_seed=4, store=ResultStore(tmp_path), executor="serial", progress=False)
     assert row.false_alarms == 3 and row.verdict != "CALIBRATED"
+    assert row.false_alarm_seeds == [4, 5, 6] and row.seed_ranges == [(4, 7)]
+    assert f"Seeds s (base seed {SEED_OFFSET} + s) with a false alarm: `grokking.slow_rate` 4, 5, 6." in \
+        render_calibration([row])
+    # the listed seed is the run `gentheory run ID --seed 1000005` gives: it reloads that very point
+    stored = sorted((tmp_path / claim.id / "quick" / "points").glob("*.json"))
+    (v,) = run_claims([claim], store=ResultStore(tmp_path), base_seed=SEED_OFFSET + 5, executor=None, progress=False)
+    assert v.status == "FAIL" and all(p.seed_entropy[0] == SEED_OFFSET + 5 for p in v.points)
+    assert sorted((tmp_path / claim.id / "quick" / "points").glob("*.json")) == stored
 
 
 def test_calibrate_first_seed_starts_an_independent_batch(tmp_path):
@@ -101,3 +111,63 @@ def test_cheap_claims_are_calibrated(tmp_path):
     for r in rows:
         assert r.errors == 0 and r.false_alarms == 0 and r.rival_rejections == r.seeds, render_calibration(rows)
         assert r.verdict != "MISCALIBRATED", render_calibration(rows)
+
+
+def _roundtrip(row: CalibrationRow) -> CalibrationRow:
+    """Through JSON text, as a batch's calibration.json travels between machines."""
+    return CalibrationRow.from_dict(json.loads(json.dumps(row.to_dict())))
+
+
+def test_disjoint_batches_merge_to_the_row_of_one_run_over_their_union(tmp_path):
+    claim = get_claim("grokking.tail_amplitude")
+    store = ResultStore(tmp_path)
+    (whole,) = calibrate([claim], seeds=4, store=store, executor="serial", progress=False)
+    # the same stored points, assessed as two batches (as two machines would have computed them)
+    (a,) = calibrate([claim], seeds=3, store=store, executor="serial", progress=False)
+    (b,) = calibrate([claim], seeds=1, first_seed=3, store=store, executor="serial", progress=False)
+    (merged,) = merge_rows([_roundtrip(b), _roundtrip(a)])
+    assert merged.to_dict() == whole.to_dict()
+    assert merged.seed_ranges == [(0, 4)] and len(merged.body_counts) == 4
+    assert merge_rows([a])[0].to_dict() == a.to_dict()
+
+
+def test_merge_refuses_overlapping_seeds_other_designs_and_rows_without_records(tmp_path):
+    claim = get_claim("grokking.tail_amplitude")
+    store = ResultStore(tmp_path)
+    (a,) = calibrate([claim], seeds=2, store=store, executor="serial", progress=False)
+    (b,) = calibrate([claim], seeds=2, first_seed=1, store=store, executor="serial", progress=False)
+    with pytest.raises(ValueError, match=r"seed ranges \[0, 2\) and \[1, 3\) overlap"):
+        merge_rows([a, b])
+    other = _roundtrip(b)
+    other.seed_ranges, other.design = [(2, 4)], "0" * 32
+    with pytest.raises(ValueError, match="rows differ in design"):
+        merge_rows([a, other])
+    other.design, other.alpha = a.design, 1e-2
+    with pytest.raises(ValueError, match="rows differ in alpha"):
+        merge_rows([a, other])
+    old = a.to_dict()
+    del old["per_seed"]
+    with pytest.raises(ValueError, match="without per-seed records"):
+        CalibrationRow.from_dict(old)
+    with pytest.raises(ValueError, match="without seed ranges"):
+        merge_rows([CalibrationRow("x.y", 4, 0, 4, 0, 1e-3)])
+
+
+def test_cli_merges_calibration_files_and_rejects_mixed_usage(tmp_path, capsys):
+    claim = get_claim("transitive.linear_gd_krr")
+    files = []
+    for k, first in enumerate((0, 2)):
+        (row,) = calibrate([claim], seeds=2, first_seed=first, store=ResultStore(tmp_path / f"m{k}"),
+                           executor="serial", progress=False)
+        files.append(tmp_path / f"batch{k}.json")
+        files[-1].write_text(json.dumps({"calibration": [row.to_dict()]}))
+    capsys.readouterr()
+    assert main(["calibrate", "--merge", *map(str, files), "--results", str(tmp_path / "out"), "--json"]) == 0
+    (pooled,) = json.loads(capsys.readouterr().out)["calibration"]
+    assert pooled["seeds"] == 4 and pooled["seed_ranges"] == [[0, 4]] and pooled["false_alarms"] == 0
+    assert (tmp_path / "out" / "calibration_merged.md").exists()
+    assert main(["calibrate", "--merge", str(files[0]), str(files[0])]) == 2
+    assert "overlap" in capsys.readouterr().err
+    assert main(["calibrate", "transitive.linear_gd_krr", "--merge", str(files[0])]) == 2
+    assert main(["calibrate", "transitive.linear_gd_krr"]) == 2
+    assert "--seeds N is required" in capsys.readouterr().err

@@ -23,6 +23,13 @@ ratios say how much larger it must be.
 
 Runs go through :func:`verify.runner.run_claims` with the same store, so a calibration resumes
 like any sweep and its points are ordinary stored results (base seeds ``SEED_OFFSET + first_seed + s``).
+
+A row keeps its per-seed record (which seeds false-alarmed, missed the rival or ended UNDERPOWERED, each
+seed's body counts and δ_min ratio), the seed range it covers and a digest of the design it calibrated
+(:func:`verify.runner.design_key`). So batches run on different machines, on disjoint seed ranges, pool
+exactly from their ``calibration.json`` alone (:func:`merge_rows`, ``gentheory calibrate --merge``): the
+pooled row is the one a single run over the union of the seeds would give, and batches of different
+designs, budgets, scales or overlapping seeds are refused.
 """
 from __future__ import annotations
 
@@ -38,9 +45,9 @@ from scipy import stats
 from verify._stats import binomial_interval
 from verify._storage import ResultStore
 from verify.core import Claim
-from verify.runner import assess, execute_points, point_key
+from verify.runner import assess, design_key, execute_points, point_key
 
-__all__ = ["CalibrationRow", "calibrate", "calibration_row", "render_calibration"]
+__all__ = ["CalibrationRow", "calibrate", "calibration_row", "merge_rows", "render_calibration"]
 
 #: base seeds used by calibration start here, far from the default base seed 0
 SEED_OFFSET = 1_000_000
@@ -65,6 +72,15 @@ class CalibrationRow:
     underpowered: int = 0
     #: per seed: smallest detectable deviation / relevance (NaN where the run has no statistical element)
     delta_min_ratios: list[float] = field(default_factory=list)
+    #: the seeds covered, as half-open ranges [start, stop) of s (base seed SEED_OFFSET + s); empty if unknown
+    seed_ranges: list[tuple[int, int]] = field(default_factory=list)
+    #: seeds s whose run was a false alarm (FAIL), did not reject the rival, or ended UNDERPOWERED
+    false_alarm_seeds: list[int] = field(default_factory=list)
+    unrejected_seeds: list[int] = field(default_factory=list)
+    underpowered_seeds: list[int] = field(default_factory=list)
+    #: digest of what the numbers depend on apart from the seed (:func:`verify.runner.design_key`), and the scale
+    design: str = ""
+    scale: str = "quick"
 
     def body_exceedance(self, confidence: float = 0.95) -> tuple[float, float, float]:
         """Pooled rate of z > 1.96 over statistical elements and its interval, with the cluster-robust
@@ -118,13 +134,35 @@ class CalibrationRow:
         return "CALIBRATED"
 
     def to_dict(self) -> dict:
+        """Summary (rates, intervals, verdict) and the per-seed record that :meth:`from_dict` and
+        :func:`merge_rows` read back (NaN ratios are written as null: JSON has no NaN)."""
         (fa_lo, fa_hi), (pw_lo, pw_hi) = self.intervals()
         return {"claim": self.claim, "seeds": self.seeds, "false_alarms": self.false_alarms,
                 "false_alarm_rate": self.false_alarm_rate, "false_alarm_ci95": [fa_lo, fa_hi],
                 "power": self.power, "power_ci95": [pw_lo, pw_hi], "alpha": self.alpha,
                 "errors": self.errors, "body_exceedance": list(self.body_exceedance()), "body_rate": BODY_RATE,
                 "underpowered": self.underpowered, "undersized": self.undersized,
-                "delta_min_ratio_median_p99": self.delta_min_ratio_quantiles(), "verdict": self.verdict}
+                "delta_min_ratio_median_p99": self.delta_min_ratio_quantiles(), "verdict": self.verdict,
+                "rival_rejections": self.rival_rejections, "scale": self.scale, "design": self.design,
+                "seed_ranges": [list(r) for r in self.seed_ranges],
+                "per_seed": {"false_alarm_seeds": self.false_alarm_seeds, "unrejected_seeds": self.unrejected_seeds,
+                             "underpowered_seeds": self.underpowered_seeds,
+                             "body_counts": [list(c) for c in self.body_counts],
+                             "delta_min_ratios": [r if math.isfinite(r) else None for r in self.delta_min_ratios]}}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> CalibrationRow:
+        """The row :meth:`to_dict` wrote (the summary fields are recomputed, not read)."""
+        try:
+            per = d["per_seed"]
+            return cls(d["claim"], int(d["seeds"]), int(d["false_alarms"]), int(d["rival_rejections"]),
+                       int(d["errors"]), float(d["alpha"]), [tuple(c) for c in per["body_counts"]],
+                       int(d["underpowered"]), [math.nan if r is None else float(r) for r in per["delta_min_ratios"]],
+                       [tuple(r) for r in d["seed_ranges"]], list(per["false_alarm_seeds"]),
+                       list(per["unrejected_seeds"]), list(per["underpowered_seeds"]), d["design"], d["scale"])
+        except KeyError as exc:
+            raise ValueError(f"calibration row of {d.get('claim', '?')!r} has no {exc.args[0]!r}: written by a "
+                             "gentheory without per-seed records, so it cannot be merged") from None
 
 
 def calibrate(
@@ -175,25 +213,82 @@ def calibrate(
         cfg = claim.config(scale)
         runs = [[cached[(claim.id, point_key(claim, p, cfg, offset + s))] for p in claim.sweep(scale)]
                 for s in range(seeds)]
-        rows.append(calibration_row(claim, runs, scale=scale, alpha=alpha))
+        rows.append(calibration_row(claim, runs, scale=scale, alpha=alpha, first_seed=first_seed))
     return rows
 
 
 def calibration_row(claim: Claim, runs: Sequence[Sequence], *, scale: str = "quick",
-                    alpha: float = 1e-3) -> CalibrationRow:
-    """Assess each run (the stored points of one base seed) with the current verdict rule and count."""
-    fa = rej = err = under = 0
+                    alpha: float = 1e-3, first_seed: int = 0) -> CalibrationRow:
+    """Assess each run (the stored points of base seed ``SEED_OFFSET + first_seed + s``, s = 0, 1, …) with the
+    current verdict rule and count."""
+    fa, unrejected, err, under = [], [], 0, []
     body, ratios = [], []
-    for pts in runs:
+    for s, pts in enumerate(runs, start=first_seed):
         v = assess(claim, pts, scale=scale, alpha=alpha)
-        fa += v.status == "FAIL"
-        rej += bool(v.rival_rejected)
+        if v.status == "FAIL":
+            fa.append(s)
+        if not v.rival_rejected:
+            unrejected.append(s)
         err += v.status == "ERROR"
-        under += v.status == "UNDERPOWERED"
+        if v.status == "UNDERPOWERED":
+            under.append(s)
         if v.status != "ERROR":
             body.append(_body_counts(pts))
             ratios.append(float(v.delta_min_ratio))
-    return CalibrationRow(claim.id, len(runs), fa, rej, err, alpha, body, under, ratios)
+    n = len(runs)
+    return CalibrationRow(claim.id, n, len(fa), n - len(unrejected), err, alpha, body, len(under), ratios,
+                          [(first_seed, first_seed + n)], fa, unrejected, under, design_key(claim, scale), scale)
+
+
+def merge_rows(rows: Sequence[CalibrationRow]) -> list[CalibrationRow]:
+    """Pool rows of the same claim from disjoint seed batches (e.g. run on different machines).
+
+    Counts add and per-seed records concatenate, so every interval and quantile of the pooled row is the one
+    a single calibration over the union of the seeds gives. Rows of one claim must share the design digest,
+    the budget and the scale, and their seed ranges must not overlap (a seed counted twice would shrink
+    the intervals without new evidence); otherwise :class:`ValueError` says which. Claims keep the order
+    of their first row.
+    """
+    groups: dict[str, list[CalibrationRow]] = {}
+    for r in rows:
+        groups.setdefault(r.claim, []).append(r)
+    out = []
+    for claim, rs in groups.items():
+        for r in rs:
+            if not r.seed_ranges or not r.design:
+                raise ValueError(f"{claim}: a row without seed ranges or design digest cannot be merged")
+        rs = sorted(rs, key=lambda r: min(r.seed_ranges))  # per-seed lists in seed order, whatever the file order
+        first = rs[0]
+        for r in rs:
+            for what in ("design", "alpha", "scale"):
+                if getattr(r, what) != getattr(first, what):
+                    raise ValueError(f"{claim}: rows differ in {what} ({getattr(first, what)!r} vs "
+                                     f"{getattr(r, what)!r}); only batches of one design, budget and scale pool")
+        ranges = sorted(rg for r in rs for rg in r.seed_ranges)
+        for (a0, a1), (b0, b1) in zip(ranges, ranges[1:]):
+            if b0 < a1:
+                raise ValueError(f"{claim}: seed ranges [{a0}, {a1}) and [{b0}, {b1}) overlap; "
+                                 "pool only disjoint batches (calibrate --first-seed)")
+        merged = CalibrationRow(
+            claim, sum(r.seeds for r in rs), sum(r.false_alarms for r in rs), sum(r.rival_rejections for r in rs),
+            sum(r.errors for r in rs), first.alpha, [c for r in rs for c in r.body_counts],
+            sum(r.underpowered for r in rs), [x for r in rs for x in r.delta_min_ratios],
+            _coalesce(ranges), sorted(s for r in rs for s in r.false_alarm_seeds),
+            sorted(s for r in rs for s in r.unrejected_seeds), sorted(s for r in rs for s in r.underpowered_seeds),
+            first.design, first.scale)
+        out.append(merged)
+    return out
+
+
+def _coalesce(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Sorted disjoint half-open ranges with adjacent ones joined: [(0, 5), (5, 9)] → [(0, 9)]."""
+    out: list[tuple[int, int]] = []
+    for a, b in ranges:
+        if out and out[-1][1] == a:
+            out[-1] = (out[-1][0], b)
+        else:
+            out.append((a, b))
+    return out
 
 
 def _body_counts(points) -> tuple[int, int]:
@@ -232,4 +327,9 @@ def render_calibration(rows: Sequence[CalibrationRow]) -> str:
     lines += ["", f"Miscalibrated: {', '.join(bad) if bad else 'none'}.",
               f"Undersized quick scale (UNDERPOWERED on more than {UNDERSIZED_RATE * 100:g} % of seeds, lower 95 % bound): "
               f"{', '.join(small) if small else 'none'}."]
+    # the seeds to rerun (gentheory run ID --seed 1000000+s) when a false alarm or a missed rival needs a look
+    for what, attr in (("a false alarm", "false_alarm_seeds"), ("the rival not rejected", "unrejected_seeds")):
+        listed = [f"`{r.claim}` {', '.join(map(str, getattr(r, attr)))}" for r in rows if getattr(r, attr)]
+        if listed:
+            lines.append(f"Seeds s (base seed {SEED_OFFSET} + s) with {what}: {'; '.join(listed)}.")
     return "\n".join(lines)

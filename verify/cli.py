@@ -7,6 +7,7 @@
                   [--executor serial|process|dask] [--scheduler ADDRESS] [--results DIR]
                   [--seed N] [--fresh] [--alpha A]
     gentheory calibrate [ID|STUDY ...|--all] --seeds N [--first-seed K] [--scale S] [--workers N] [--json]
+    gentheory calibrate --merge FILE [FILE ...]  (pool calibration.json of disjoint seed batches)
     gentheory report [--scale S] [--results DIR]
     gentheory figures [--style neurips|icml|...] [--format pdf png svg] [--out DIR] [--scale S]
 
@@ -17,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Sequence
 
 from verify._seeding import to_jsonable
@@ -82,7 +84,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("ids", nargs="*", help="claim ids or study names")
     p.add_argument("--all", action="store_true", help="every registered claim")
     _add_common(p)
-    p.add_argument("--seeds", type=_int_at_least(1), required=True, help="independent base seeds per claim")
+    p.add_argument("--seeds", type=_int_at_least(1), default=None, help="independent base seeds per claim")
     p.add_argument("--first-seed", type=_int_at_least(0), default=0,
                    help="use base seeds 1 000 000 + first-seed + (0 … seeds−1) (default: %(default)s)")
     p.add_argument("--workers", type=_int_at_least(1), default=None)
@@ -91,6 +93,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--alpha", type=_probability, default=1e-3)
     p.add_argument("--json", action="store_true")
     p.add_argument("--no-progress", action="store_true")
+    p.add_argument("--merge", nargs="+", metavar="FILE", default=None,
+                   help="pool the calibration.json files of disjoint seed batches (no claims, no --seeds)")
 
     p = sub.add_parser("report", help="print the markdown report of stored verdicts")
     _add_common(p)
@@ -156,6 +160,11 @@ def _cmd_run(args: argparse.Namespace) -> int:
 def _cmd_calibrate(args: argparse.Namespace) -> int:
     from verify.calibration import calibrate, render_calibration
 
+    if args.merge is not None:
+        return _merge_calibrations(args)
+    if args.seeds is None:
+        print("gentheory calibrate: --seeds N is required (or --merge FILE ...)", file=sys.stderr)
+        return 2
     claims = _selected(args)
     if claims is None:
         return 2
@@ -167,6 +176,36 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
     store.write_text("calibration.md", md)
     store.write_text("calibration.json", json.dumps({"calibration": [r.to_dict() for r in rows]}, indent=1))
     print(json.dumps({"calibration": [r.to_dict() for r in rows]}, indent=1) if args.json else md)
+    return 1 if any(r.verdict in ("MISCALIBRATED", "ERROR") for r in rows) else 0
+
+
+def _merge_calibrations(args: argparse.Namespace) -> int:
+    """``calibrate --merge``: pool per-seed records of disjoint batches; writes merged.md/.json to --results."""
+    from verify.calibration import CalibrationRow, merge_rows, render_calibration
+
+    if args.ids or args.all or args.seeds is not None:
+        print("gentheory calibrate --merge: pools stored batches; give no claim ids, --all or --seeds",
+              file=sys.stderr)
+        return 2
+    rows = []
+    for name in args.merge:
+        try:
+            doc = json.loads(Path(name).read_text())
+            rows += [CalibrationRow.from_dict(d) for d in doc["calibration"]]
+        except (OSError, json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+            print(f"gentheory calibrate --merge: cannot read {name}: {exc}", file=sys.stderr)
+            return 2
+    try:
+        rows = merge_rows(rows)
+    except ValueError as exc:
+        print(f"gentheory calibrate --merge: {exc}", file=sys.stderr)
+        return 2
+    store = ResultStore(args.results)
+    md = render_calibration(rows)
+    doc = json.dumps({"calibration": [r.to_dict() for r in rows]}, indent=1)
+    store.write_text("calibration_merged.md", md)
+    store.write_text("calibration_merged.json", doc)
+    print(doc if args.json else md)
     return 1 if any(r.verdict in ("MISCALIBRATED", "ERROR") for r in rows) else 0
 
 

@@ -31,7 +31,7 @@ from verify._stats import compare, detectable_multiplier, z_star
 from verify._storage import ResultStore, provenance
 from verify.core import Claim, Estimate, PointResult, Verdict, get_claim
 
-__all__ = ["point_key", "evaluate_point", "execute_points", "assess", "run_claims", "make_executor", "EXECUTORS"]
+__all__ = ["point_key", "design_key", "evaluate_point", "execute_points", "assess", "run_claims", "make_executor", "EXECUTORS"]
 
 EXECUTORS = ("serial", "process", "dask")
 
@@ -64,6 +64,14 @@ def point_key(claim: Claim, params: Any, config: Any, base_seed: int) -> str:
     params, config, base seed, and the study's source code)."""
     return digest({"claim": claim.id, "version": claim.version, "params": params, "config": config,
                    "base_seed": int(base_seed), "code": study_code_digest(type(claim).__module__)})[:32]
+
+
+def design_key(claim: Claim, scale: str) -> str:
+    """Digest of everything a claim's numbers at ``scale`` depend on except the base seed (claim id and
+    version, its sweep, config and the study's source code): two calibration batches with the same key
+    calibrate the same design, so their seeds pool."""
+    return digest({"claim": claim.id, "version": claim.version, "params": list(claim.sweep(scale)),
+                   "config": claim.config(scale), "code": study_code_digest(type(claim).__module__)})[:32]
 
 
 def _nan_like(e: Estimate | None) -> Estimate:
