@@ -180,7 +180,7 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
 
 
 def _merge_calibrations(args: argparse.Namespace) -> int:
-    """``calibrate --merge``: pool per-seed records of disjoint batches; writes merged.md/.json to --results."""
+    """``calibrate --merge``: pool per-seed records of disjoint batches; writes calibration_merged.md/.json to --results."""
     from verify.calibration import CalibrationRow, merge_rows, render_calibration
 
     if args.ids or args.all or args.seeds is not None:
