@@ -1,4 +1,5 @@
 """Calibration machinery: counts, intervals, verdict logic (fast), and a real run on a cheap subset (slow)."""
+import concurrent.futures as cf
 import json
 
 import numpy as np
@@ -151,6 +152,11 @@ def test_merge_refuses_overlapping_seeds_other_designs_and_rows_without_records(
         CalibrationRow.from_dict(old)
     with pytest.raises(ValueError, match="without seed ranges"):
         merge_rows([CalibrationRow("x.y", 4, 0, 4, 0, 1e-3)])
+    # a run that ended in ERROR has no per-seed entry, so the entries cannot be put in seed order
+    errored = CalibrationRow("x.y", 2, 0, 2, 1, 1e-3, [(1, 0)], delta_min_ratios=[0.5], seed_ranges=[(0, 2)],
+                             design="d" * 32)
+    with pytest.raises(ValueError, match="only rows of complete, error-free runs merge"):
+        merge_rows([errored])
 
 
 def test_cli_merges_calibration_files_and_rejects_mixed_usage(tmp_path, capsys):
@@ -171,3 +177,47 @@ def test_cli_merges_calibration_files_and_rejects_mixed_usage(tmp_path, capsys):
     assert main(["calibrate", "transitive.linear_gd_krr", "--merge", str(files[0])]) == 2
     assert main(["calibrate", "transitive.linear_gd_krr"]) == 2
     assert "--seeds N is required" in capsys.readouterr().err
+
+
+class _RefusingExecutor(cf.Executor):
+    """An executor that fails the test if anything is submitted to it."""
+
+    def submit(self, fn, /, *args, **kwargs):
+        raise AssertionError(f"stored_only computed {fn.__name__}{args[:2]}")
+
+
+def test_stored_only_assesses_the_complete_seeds_and_computes_nothing(tmp_path, capsys):
+    claim = get_claim("grokking.tail_amplitude")
+    store = ResultStore(tmp_path)
+    (whole,) = calibrate([claim], seeds=4, store=store, executor="serial", progress=False)
+    # seed 1 loses a point, as when a calibration is stopped while that seed runs
+    points = tmp_path / claim.id / "quick" / "points"
+    victim = next(f for f in sorted(points.glob("*.json"))
+                  if json.loads(f.read_text())["payload"]["seed_entropy"][0] == SEED_OFFSET + 1)
+    victim.unlink()
+    (part,) = calibrate([claim], seeds=4, store=store, executor=_RefusingExecutor(), stored_only=True, progress=False)
+    assert part.seeds == 3 and part.seed_ranges == [(0, 1), (2, 4)]
+    assert "Seeds s covered, where not one range: `grokking.tail_amplitude` [0, 1) ∪ [2, 4)." in \
+        render_calibration([part])
+    # the row of seeds {0, 2, 3} is exactly the merge of the batches [0, 1) and [2, 4) ...
+    (a,) = calibrate([claim], seeds=1, store=store, executor=_RefusingExecutor(), stored_only=True, progress=False)
+    (b,) = calibrate([claim], seeds=2, first_seed=2, store=store, executor=_RefusingExecutor(), stored_only=True,
+                     progress=False)
+    assert merge_rows([a, b])[0].to_dict() == part.to_dict()
+    # ... and once the missing seed is computed (here or on another machine) the batches pool into the full row
+    (c,) = calibrate([claim], seeds=1, first_seed=1, store=store, executor="serial", progress=False)
+    assert merge_rows([_roundtrip(part), _roundtrip(c)])[0].to_dict() == whole.to_dict()
+    # nothing stored in the range: a clear error, from the library and the CLI
+    with pytest.raises(ValueError, match=r"no seed s in \[10, 12\) has all its 2 points stored"):
+        calibrate([claim], seeds=2, first_seed=10, store=store, stored_only=True, progress=False)
+    with pytest.raises(ValueError, match="needs a store"):
+        calibrate([claim], seeds=2, stored_only=True, progress=False)
+    capsys.readouterr()
+    assert main(["calibrate", claim.id, "--seeds", "2", "--first-seed", "10", "--stored-only",
+                 "--results", str(tmp_path)]) == 2
+    assert "nothing to assess" in capsys.readouterr().err
+    victim.unlink()  # seed 1 again
+    assert main(["calibrate", claim.id, "--seeds", "4", "--stored-only", "--results", str(tmp_path), "--json"]) == 0
+    out = capsys.readouterr()
+    assert json.loads(out.out)["calibration"][0]["seed_ranges"] == [[0, 1], [2, 4]]
+    assert "3 of 4 seeds have all their points stored (s in [0, 1), [2, 4))" in out.err

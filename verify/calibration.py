@@ -177,16 +177,25 @@ def calibrate(
     alpha: float = 1e-3,
     progress: bool | None = None,
     first_seed: int = 0,
+    stored_only: bool = False,
 ) -> list[CalibrationRow]:
     """Rerun every claim under ``seeds`` independent base seeds and count false alarms and rejections.
 
     The base seeds are ``SEED_OFFSET + first_seed + s``, s = 0 … seeds − 1: a design informed by one batch (a
     pilot) is calibrated on another by starting past it.
+
+    With ``stored_only`` nothing is computed: each claim's row covers the seeds of that range whose points
+    are all in ``store`` (a calibration that was stopped, or is still running in another process, is assessed
+    as far as it got; its ``seed_ranges`` say which seeds, and it merges with a batch of the rest). A stored
+    ERROR point counts as an error there, since it is not recomputed. :class:`ValueError` when a claim has no
+    complete seed in the range.
     """
     if seeds < 1:
         raise ValueError(f"seeds = {seeds} is outside [1, inf)")
     if first_seed < 0:
         raise ValueError(f"first_seed = {first_seed} is outside [0, inf)")
+    if stored_only and store is None:
+        raise ValueError("stored_only = True needs a store: it assesses stored points and computes none")
     offset = SEED_OFFSET + first_seed
     tasks = []
     cached = {}
@@ -197,33 +206,49 @@ def calibrate(
             for params in claim.sweep(scale):
                 key = point_key(claim, params, cfg, base)
                 hit = None if store is None else store.load_point(claim.id, scale, key)
-                if hit is not None and hit.error is None:
+                if hit is not None and (hit.error is None or stored_only):
                     cached[(claim.id, key)] = hit
-                else:
+                elif not stored_only:
                     tasks.append((claim, s, params, key))
     def done(point) -> None:
         cached[(point.claim, point.key)] = point
         if store is not None:
             store.save_point(scale, point)
 
-    execute_points([(c.id, p, offset + s) for c, s, p, _ in tasks], scale=scale, executor=executor,
-                   workers=workers, scheduler=scheduler, on_done=done, progress=progress, desc="gentheory calibrate")
+    if tasks:  # all stored (or stored_only): start no pool or cluster
+        execute_points([(c.id, p, offset + s) for c, s, p, _ in tasks], scale=scale, executor=executor,
+                       workers=workers, scheduler=scheduler, on_done=done, progress=progress,
+                       desc="gentheory calibrate")
     rows = []
     for claim in claims:
         cfg = claim.config(scale)
-        runs = [[cached[(claim.id, point_key(claim, p, cfg, offset + s))] for p in claim.sweep(scale)]
-                for s in range(seeds)]
-        rows.append(calibration_row(claim, runs, scale=scale, alpha=alpha, first_seed=first_seed))
+        keys = [[point_key(claim, p, cfg, offset + s) for p in claim.sweep(scale)] for s in range(seeds)]
+        complete = [s for s in range(seeds) if all((claim.id, k) in cached for k in keys[s])]
+        if not complete:  # only when stored_only: otherwise every seed was computed
+            raise ValueError(f"{claim.id}: no seed s in [{first_seed}, {first_seed + seeds}) has all its "
+                             f"{len(keys[0])} points stored under {store.root} for this design and scale {scale!r}; "
+                             "nothing to assess")
+        runs = [[cached[(claim.id, k)] for k in keys[s]] for s in complete]
+        rows.append(calibration_row(claim, runs, scale=scale, alpha=alpha,
+                                    seed_indices=[first_seed + s for s in complete]))
     return rows
 
 
-def calibration_row(claim: Claim, runs: Sequence[Sequence], *, scale: str = "quick",
-                    alpha: float = 1e-3, first_seed: int = 0) -> CalibrationRow:
-    """Assess each run (the stored points of base seed ``SEED_OFFSET + first_seed + s``, s = 0, 1, …) with the
-    current verdict rule and count."""
+def calibration_row(claim: Claim, runs: Sequence[Sequence], *, scale: str = "quick", alpha: float = 1e-3,
+                    first_seed: int = 0, seed_indices: Sequence[int] | None = None) -> CalibrationRow:
+    """Assess each run with the current verdict rule and count.
+
+    ``runs[i]`` holds the stored points of base seed ``SEED_OFFSET + seed_indices[i]`` (increasing; default
+    ``first_seed, first_seed + 1, …``).
+    """
+    if seed_indices is None:
+        seed_indices = range(first_seed, first_seed + len(runs))
+    seed_indices = [int(s) for s in seed_indices]
+    if len(seed_indices) != len(runs) or any(b <= a for a, b in zip(seed_indices, seed_indices[1:])):
+        raise ValueError(f"seed_indices must be {len(runs)} increasing seeds, one per run; got {seed_indices}")
     fa, unrejected, err, under = [], [], 0, []
     body, ratios = [], []
-    for s, pts in enumerate(runs, start=first_seed):
+    for s, pts in zip(seed_indices, runs):
         v = assess(claim, pts, scale=scale, alpha=alpha)
         if v.status == "FAIL":
             fa.append(s)
@@ -237,7 +262,8 @@ def calibration_row(claim: Claim, runs: Sequence[Sequence], *, scale: str = "qui
             ratios.append(float(v.delta_min_ratio))
     n = len(runs)
     return CalibrationRow(claim.id, n, len(fa), n - len(unrejected), err, alpha, body, len(under), ratios,
-                          [(first_seed, first_seed + n)], fa, unrejected, under, design_key(claim, scale), scale)
+                          _coalesce([(s, s + 1) for s in seed_indices]), fa, unrejected, under,
+                          design_key(claim, scale), scale)
 
 
 def merge_rows(rows: Sequence[CalibrationRow]) -> list[CalibrationRow]:
@@ -257,8 +283,7 @@ def merge_rows(rows: Sequence[CalibrationRow]) -> list[CalibrationRow]:
         for r in rs:
             if not r.seed_ranges or not r.design:
                 raise ValueError(f"{claim}: a row without seed ranges or design digest cannot be merged")
-        rs = sorted(rs, key=lambda r: min(r.seed_ranges))  # per-seed lists in seed order, whatever the file order
-        first = rs[0]
+        first = min(rs, key=lambda r: min(r.seed_ranges))
         for r in rs:
             for what in ("design", "alpha", "scale"):
                 if getattr(r, what) != getattr(first, what):
@@ -269,15 +294,33 @@ def merge_rows(rows: Sequence[CalibrationRow]) -> list[CalibrationRow]:
             if b0 < a1:
                 raise ValueError(f"{claim}: seed ranges [{a0}, {a1}) and [{b0}, {b1}) overlap; "
                                  "pool only disjoint batches (calibrate --first-seed)")
+        # per-seed lists in seed order, whatever the file order and however the batches' seeds interleave
+        # (a --stored-only batch may have gaps that another batch fills)
+        body = sorted((s, c) for r in rs for s, c in zip(_seeds_of(r), r.body_counts))
+        ratios = sorted((s, x) for r in rs for s, x in zip(_seeds_of(r), r.delta_min_ratios))
         merged = CalibrationRow(
             claim, sum(r.seeds for r in rs), sum(r.false_alarms for r in rs), sum(r.rival_rejections for r in rs),
-            sum(r.errors for r in rs), first.alpha, [c for r in rs for c in r.body_counts],
-            sum(r.underpowered for r in rs), [x for r in rs for x in r.delta_min_ratios],
+            sum(r.errors for r in rs), first.alpha, [c for _, c in body],
+            sum(r.underpowered for r in rs), [x for _, x in ratios],
             _coalesce(ranges), sorted(s for r in rs for s in r.false_alarm_seeds),
             sorted(s for r in rs for s in r.unrejected_seeds), sorted(s for r in rs for s in r.underpowered_seeds),
             first.design, first.scale)
         out.append(merged)
     return out
+
+
+def _seeds_of(row: CalibrationRow) -> list[int]:
+    """The seeds s a row covers, in the order of its per-seed lists (increasing).
+
+    Body counts and δ ratios are kept only for runs that did not end in ERROR, so a row with errors cannot say
+    which seed each entry belongs to; :class:`ValueError` then (merge after fixing the error).
+    """
+    seeds = [s for a, b in sorted(row.seed_ranges) for s in range(a, b)]
+    if len(seeds) != row.seeds or len(row.body_counts) != row.seeds or len(row.delta_min_ratios) != row.seeds:
+        raise ValueError(f"{row.claim}: the row's seed ranges cover {len(seeds)} seeds, its count is {row.seeds} and "
+                         f"its per-seed record has {len(row.body_counts)} entries (runs that ended in ERROR have "
+                         "none): only rows of complete, error-free runs merge")
+    return seeds
 
 
 def _coalesce(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -327,6 +370,10 @@ def render_calibration(rows: Sequence[CalibrationRow]) -> str:
     lines += ["", f"Miscalibrated: {', '.join(bad) if bad else 'none'}.",
               f"Undersized quick scale (UNDERPOWERED on more than {UNDERSIZED_RATE * 100:g} % of seeds, lower 95 % bound): "
               f"{', '.join(small) if small else 'none'}."]
+    gappy = [f"`{r.claim}` " + " ∪ ".join(f"[{a}, {b})" for a, b in r.seed_ranges) for r in rows
+             if len(r.seed_ranges) > 1]
+    if gappy:
+        lines.append(f"Seeds s covered, where not one range: {'; '.join(gappy)}.")
     # the seeds to rerun (gentheory run ID --seed 1000000+s) when a false alarm or a missed rival needs a look
     for what, attr in (("a false alarm", "false_alarm_seeds"), ("the rival not rejected", "unrejected_seeds")):
         listed = [f"`{r.claim}` {', '.join(map(str, getattr(r, attr)))}" for r in rows if getattr(r, attr)]

@@ -7,6 +7,7 @@
                   [--executor serial|process|dask] [--scheduler ADDRESS] [--results DIR]
                   [--seed N] [--fresh] [--alpha A]
     gentheory calibrate [ID|STUDY ...|--all] --seeds N [--first-seed K] [--scale S] [--workers N] [--json]
+    gentheory calibrate ... --stored-only        (assess the stored seeds of a stopped calibration, compute nothing)
     gentheory calibrate --merge FILE [FILE ...]  (pool calibration.json of disjoint seed batches)
     gentheory report [--scale S] [--results DIR]
     gentheory figures [--style neurips|icml|...] [--format pdf png svg] [--out DIR] [--scale S]
@@ -93,6 +94,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--alpha", type=_probability, default=1e-3)
     p.add_argument("--json", action="store_true")
     p.add_argument("--no-progress", action="store_true")
+    p.add_argument("--stored-only", action="store_true",
+                   help="compute nothing: assess the seeds of the range whose points are all stored (a calibration "
+                        "stopped or still running); the row's seed ranges say which")
     p.add_argument("--merge", nargs="+", metavar="FILE", default=None,
                    help="pool the calibration.json files of disjoint seed batches (no claims, no --seeds)")
 
@@ -169,9 +173,18 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
     if claims is None:
         return 2
     store = ResultStore(args.results)
-    rows = calibrate(claims, seeds=args.seeds, scale=args.scale, store=store, executor=args.executor,
-                     workers=args.workers, scheduler=args.scheduler, alpha=args.alpha,
-                     progress=False if args.no_progress else None, first_seed=args.first_seed)
+    try:
+        rows = calibrate(claims, seeds=args.seeds, scale=args.scale, store=store, executor=args.executor,
+                         workers=args.workers, scheduler=args.scheduler, alpha=args.alpha,
+                         progress=False if args.no_progress else None, first_seed=args.first_seed,
+                         stored_only=args.stored_only)
+    except ValueError as exc:  # --stored-only with nothing stored
+        print(f"gentheory calibrate: {exc}", file=sys.stderr)
+        return 2
+    for r in rows:
+        if r.seeds < args.seeds:
+            print(f"gentheory calibrate: {r.claim}: {r.seeds} of {args.seeds} seeds have all their points stored "
+                  f"(s in {', '.join(f'[{a}, {b})' for a, b in r.seed_ranges)}); assessed those only", file=sys.stderr)
     md = render_calibration(rows)
     store.write_text("calibration.md", md)
     store.write_text("calibration.json", json.dumps({"calibration": [r.to_dict() for r in rows]}, indent=1))
