@@ -47,7 +47,7 @@ from verify._storage import ResultStore
 from verify.core import Claim
 from verify.runner import assess, design_key, execute_points, point_key
 
-__all__ = ["CalibrationRow", "calibrate", "calibration_row", "merge_rows", "render_calibration"]
+__all__ = ["CalibrationRow", "calibrate", "calibration_row", "format_seed_ranges", "merge_rows", "render_calibration"]
 
 #: base seeds used by calibration start here, far from the default base seed 0
 SEED_OFFSET = 1_000_000
@@ -296,8 +296,9 @@ def merge_rows(rows: Sequence[CalibrationRow]) -> list[CalibrationRow]:
                                  "pool only disjoint batches (calibrate --first-seed)")
         # per-seed lists in seed order, whatever the file order and however the batches' seeds interleave
         # (a --stored-only batch may have gaps that another batch fills)
-        body = sorted((s, c) for r in rs for s, c in zip(_seeds_of(r), r.body_counts))
-        ratios = sorted((s, x) for r in rs for s, x in zip(_seeds_of(r), r.delta_min_ratios))
+        seeds_of = [_seeds_of(r) for r in rs]
+        body = sorted((s, c) for r, ss in zip(rs, seeds_of) for s, c in zip(ss, r.body_counts))
+        ratios = sorted((s, x) for r, ss in zip(rs, seeds_of) for s, x in zip(ss, r.delta_min_ratios))
         merged = CalibrationRow(
             claim, sum(r.seeds for r in rs), sum(r.false_alarms for r in rs), sum(r.rival_rejections for r in rs),
             sum(r.errors for r in rs), first.alpha, [c for _, c in body],
@@ -321,6 +322,11 @@ def _seeds_of(row: CalibrationRow) -> list[int]:
                          f"its per-seed record has {len(row.body_counts)} entries (runs that ended in ERROR have "
                          "none): only rows of complete, error-free runs merge")
     return seeds
+
+
+def format_seed_ranges(ranges: Sequence[tuple[int, int]], sep: str = " ∪ ") -> str:
+    """Half-open seed ranges as text: [(0, 1), (2, 4)] → '[0, 1) ∪ [2, 4)'."""
+    return sep.join(f"[{a}, {b})" for a, b in ranges)
 
 
 def _coalesce(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -370,8 +376,7 @@ def render_calibration(rows: Sequence[CalibrationRow]) -> str:
     lines += ["", f"Miscalibrated: {', '.join(bad) if bad else 'none'}.",
               f"Undersized quick scale (UNDERPOWERED on more than {UNDERSIZED_RATE * 100:g} % of seeds, lower 95 % bound): "
               f"{', '.join(small) if small else 'none'}."]
-    gappy = [f"`{r.claim}` " + " ∪ ".join(f"[{a}, {b})" for a, b in r.seed_ranges) for r in rows
-             if len(r.seed_ranges) > 1]
+    gappy = [f"`{r.claim}` {format_seed_ranges(r.seed_ranges)}" for r in rows if len(r.seed_ranges) > 1]
     if gappy:
         lines.append(f"Seeds s covered, where not one range: {'; '.join(gappy)}.")
     # the seeds to rerun (gentheory run ID --seed 1000000+s) when a false alarm or a missed rival needs a look

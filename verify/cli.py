@@ -162,7 +162,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
 
 def _cmd_calibrate(args: argparse.Namespace) -> int:
-    from verify.calibration import calibrate, render_calibration
+    from verify.calibration import calibrate, format_seed_ranges, render_calibration
 
     if args.merge is not None:
         return _merge_calibrations(args)
@@ -184,7 +184,7 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
     for r in rows:
         if r.seeds < args.seeds:
             print(f"gentheory calibrate: {r.claim}: {r.seeds} of {args.seeds} seeds have all their points stored "
-                  f"(s in {', '.join(f'[{a}, {b})' for a, b in r.seed_ranges)}); assessed those only", file=sys.stderr)
+                  f"(s in {format_seed_ranges(r.seed_ranges, ', ')}); assessed those only", file=sys.stderr)
     md = render_calibration(rows)
     store.write_text("calibration.md", md)
     store.write_text("calibration.json", json.dumps({"calibration": [r.to_dict() for r in rows]}, indent=1))
