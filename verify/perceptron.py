@@ -1107,6 +1107,13 @@ def fig_enumeration(verdicts):
     names = [c.replace("entropy", "ent").replace("eps_g", "ε_g").replace("alpha=", "α=")
              + ("" if c in asserted else " (not asserted)") for c in columns]
     rows += _series_panel(axes[2], ts, tuple(range(len(columns))), names, ts.info["rs"], degree=2)
+    # legends where the panels are empty, clear of the theory diamonds at 1/N = 0: (a) between φ(β=3) and φ(β=2),
+    # (b) below its points (the dashed annealed capacity stays visible), (c) between the α = ½ and α = 1 series
+    axes[0].legend(fontsize=5, loc="center right", bbox_to_anchor=(1.0, 0.7))
+    axes[1].legend(fontsize=5, loc="lower right")
+    axes[2].legend(fontsize=4, loc="center right")
+    for ax, tag in zip(axes, "abc"):
+        ax.set_title(f"({tag})", fontsize=7)
     return fig, rows
 
 
