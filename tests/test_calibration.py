@@ -1,6 +1,8 @@
 """Calibration machinery: counts, intervals, verdict logic (fast), and a real run on a cheap subset (slow)."""
 import concurrent.futures as cf
+import dataclasses
 import json
+import shutil
 
 import numpy as np
 import pytest
@@ -8,7 +10,7 @@ from scipy import stats
 
 from verify import ResultStore, get_claim
 from verify.calibration import (BODY_RATE, SEED_OFFSET, UNDERSIZED_RATE, Z_BODY, CalibrationRow, calibrate,
-                                merge_rows, render_calibration)
+                                compare_stores, merge_rows, render_calibration)
 from verify.cli import main
 from verify.runner import run_claims
 
@@ -221,3 +223,73 @@ def test_stored_only_assesses_the_complete_seeds_and_computes_nothing(tmp_path, 
     out = capsys.readouterr()
     assert json.loads(out.out)["calibration"][0]["seed_ranges"] == [[0, 1], [2, 4]]
     assert "3 of 4 seeds have all their points stored (s in [0, 1), [2, 4))" in out.err
+
+
+def _renamed_copy(src, dst):
+    """A copy of a results directory whose point files carry other keys, as a store written by edited code would."""
+    shutil.copytree(src, dst)
+    for f in sorted(dst.glob("*/quick/points/*.json")):
+        new = f.with_name("x" + f.name)
+        f.rename(new)
+        if f.with_suffix(".npz").exists():
+            f.with_suffix(".npz").rename(new.with_suffix(".npz"))
+    return ResultStore(dst)
+
+
+def test_compare_stores_pairs_runs_across_keys_and_finds_a_one_ulp_change(quick_results, tmp_path):
+    store, verdicts = quick_results
+    other = _renamed_copy(store.root, tmp_path / "after")
+    same = compare_stores(store, other)
+    assert same.identical and same.matched == sum(len(v.points) for v in verdicts.values())
+    assert len(same.claims) == len(verdicts)
+
+    # one ulp in a measured value, another in a stored float array (each saved with a valid checksum)
+    points = [p for v in verdicts.values() for p in v.points]
+    with_aux = next(p for p in points if any(np.asarray(a).dtype.kind == "f" and np.size(a) for a in p.aux.values()))
+    scalar = next(p for p in points if np.ndim(p.measured.value) == 0 and p.claim != with_aux.claim)
+    for point in (scalar, with_aux):
+        stem = f"x{point.key}"
+        edited = other.load_point(point.claim, "quick", stem)
+        if point is scalar:
+            edited.measured = dataclasses.replace(edited.measured, value=np.nextafter(edited.measured.value, np.inf))
+        else:
+            name = next(k for k, a in sorted(edited.aux.items()) if a.dtype.kind == "f" and a.size)
+            arr = edited.aux[name].copy()
+            arr.flat[0] = np.nextafter(arr.flat[0], np.inf)
+            edited.aux[name] = arr
+        edited.key = stem
+        other.save_point("quick", edited)
+    diff = compare_stores(store, other)
+    assert not diff.identical and diff.matched == same.matched
+    found = {(c, f) for c, _, fields in diff.differing for f in fields}
+    assert (scalar.claim, "measured") in found
+    assert any(c == with_aux.claim and f.startswith("aux[") for c, f in found)
+    assert len(diff.differing) == 2
+
+    # a run missing on one side, and a run stored twice, are not "identical"
+    gone = next(other.root.glob(f"{scalar.claim}/quick/points/*.json"))
+    gone.unlink()
+    missing = compare_stores(store, other, claims=[scalar.claim])
+    assert not missing.identical and len(missing.only_in_first) == 1 and missing.claims == (scalar.claim,)
+    dup = next(store.root.glob(f"{with_aux.claim}/quick/points/*.json"))
+    twice = _renamed_copy(store.root, tmp_path / "twice")
+    target = twice.root / with_aux.claim / "quick" / "points"
+    shutil.copy(dup, target / ("y" + dup.name))
+    if dup.with_suffix(".npz").exists():
+        shutil.copy(dup.with_suffix(".npz"), target / ("y" + dup.with_suffix(".npz").name))
+    with pytest.raises(ValueError, match="holds two points of the run"):
+        compare_stores(store, twice)
+
+
+def test_cli_compare_exit_codes(quick_results, tmp_path, capsys):
+    store, _ = quick_results
+    other = _renamed_copy(store.root, tmp_path / "after")
+    assert main(["compare", str(store.root), str(other.root)]) == 0
+    assert "identical" in capsys.readouterr().out
+    next(other.root.glob("*/quick/points/*.json")).unlink()
+    assert main(["compare", str(store.root), str(other.root), "--json"]) == 1
+    assert json.loads(capsys.readouterr().out)["identical"] is False
+    assert main(["compare", str(store.root), str(tmp_path / "absent")]) == 2
+    assert "does not exist" in capsys.readouterr().err
+    (tmp_path / "empty").mkdir()
+    assert main(["compare", str(tmp_path / "empty"), str(tmp_path / "empty")]) == 2

@@ -30,24 +30,32 @@ seed's body counts and δ_min ratio), the seed range it covers and a digest of t
 exactly from their ``calibration.json`` alone (:func:`merge_rows`, ``gentheory calibrate --merge``): the
 pooled row is the one a single run over the union of the seeds would give, and batches of different
 designs, budgets, scales or overlapping seeds are refused.
+
+A calibration applies to the design it ran. An edit to a claim's executed code re-keys its points; the edit
+keeps the claim's calibration when it changes no number, which :func:`compare_stores` (``gentheory compare``)
+establishes: the same claims run before and after into two stores, every stored number compared bit for bit.
 """
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass, field
-from typing import Sequence
+from pathlib import Path
+from typing import Any, Sequence
 
 import concurrent.futures as cf
 
 import numpy as np
 from scipy import stats
 
+from verify._seeding import canonical_json
 from verify._stats import binomial_interval
 from verify._storage import ResultStore
 from verify.core import Claim
 from verify.runner import assess, design_key, execute_points, point_key
 
-__all__ = ["CalibrationRow", "calibrate", "calibration_row", "format_seed_ranges", "merge_rows", "render_calibration"]
+__all__ = ["CalibrationRow", "calibrate", "calibration_row", "format_seed_ranges", "merge_rows", "render_calibration",
+           "StoreComparison", "compare_stores"]
 
 #: base seeds used by calibration start here, far from the default base seed 0
 SEED_OFFSET = 1_000_000
@@ -385,3 +393,110 @@ def render_calibration(rows: Sequence[CalibrationRow]) -> str:
         if listed:
             lines.append(f"Seeds s (base seed {SEED_OFFSET} + s) with {what}: {'; '.join(listed)}.")
     return "\n".join(lines)
+
+
+# =========================================================================== same numbers before and after an edit
+#: what may differ between two computations of the same run: wall time, and the key (it fingerprints the code)
+_NOT_COMPARED = ("elapsed", "key")
+
+
+@dataclass(frozen=True)
+class StoreComparison:
+    """Result of :func:`compare_stores`: points matched by run identity, and every difference found."""
+
+    scale: str
+    matched: int
+    claims: tuple[str, ...]
+    #: (claim, params, names of the fields or arrays that differ); "unreadable" for a failed checksum
+    differing: tuple[tuple[str, dict[str, Any], tuple[str, ...]], ...]
+    only_in_first: tuple[tuple[str, dict[str, Any]], ...]
+    only_in_second: tuple[tuple[str, dict[str, Any]], ...]
+
+    @property
+    def identical(self) -> bool:
+        """Both stores hold the same runs, and every stored number of every run is bit-identical."""
+        return self.matched > 0 and not (self.differing or self.only_in_first or self.only_in_second)
+
+    def render(self) -> str:
+        lines = [f"{self.matched} points of {len(self.claims)} claims matched at scale {self.scale!r}: "
+                 + ("identical (every stored number and array, bit for bit)" if self.identical
+                    else f"{len(self.differing)} differ, {len(self.only_in_first)} only in the first store, "
+                         f"{len(self.only_in_second)} only in the second")]
+        lines += [f"  differs: {c} {canonical_json(p)}: {', '.join(f)}" for c, p, f in self.differing]
+        lines += [f"  only in the first: {c} {canonical_json(p)}" for c, p in self.only_in_first]
+        lines += [f"  only in the second: {c} {canonical_json(p)}" for c, p in self.only_in_second]
+        return "\n".join(lines)
+
+
+def _runs(store: ResultStore, scale: str, claims: Sequence[str] | None) -> dict[tuple[str, str], str]:
+    """(claim, run identity) -> point key of every stored point; a run stored twice is refused."""
+    runs: dict[tuple[str, str], str] = {}
+    for path in sorted(Path(store.root).glob(f"*/{scale}/points/*.json")):
+        claim = path.parent.parent.parent.name
+        if claims is not None and claim not in claims:
+            continue
+        outer = json.loads(path.read_text())
+        payload = outer.get("payload", {})
+        # params and seed entropy (base seed, claim id, params) name the run independently of the code
+        ident = canonical_json({"params": payload.get("params"), "seed": payload.get("seed_entropy")})
+        if (claim, ident) in runs:
+            raise ValueError(f"{store.root}: {claim} holds two points of the run {ident} (written by different code "
+                             "or configs); compare stores written by one version each")
+        runs[(claim, ident)] = path.stem
+    return runs
+
+
+def compare_stores(first: ResultStore | str | Path, second: ResultStore | str | Path, *, scale: str = "quick",
+                   claims: Sequence[str] | None = None) -> StoreComparison:
+    """Compare every stored number of the runs two stores share: did an edit change any result?
+
+    Points are matched by run identity (claim, params, seed entropy), which does not depend on the code, so the
+    same claims run by two versions of the code into two stores are paired although their keys differ. Each
+    pair is read with its checksums verified and compared field by field (theory, measured, rival, bias, info,
+    seeds, error) through their canonical JSON, whose float reprs are exact, and array by array (dtype, shape,
+    bytes); only the wall time and the key may differ.
+
+    Parameters
+    ----------
+    first, second : ResultStore or path
+        Result directories (``--results`` of two runs).
+    scale : str
+        The scale whose points are compared.
+    claims : sequence of str, optional
+        Restrict to these claim ids.
+
+    Returns
+    -------
+    StoreComparison
+        ``identical`` is True when both stores hold the same runs and every number agrees bit for bit.
+    """
+    stores = [s if isinstance(s, ResultStore) else ResultStore(s) for s in (first, second)]
+    runs = [_runs(s, scale, claims) for s in stores]
+    differing = []
+    for claim, ident in sorted(runs[0].keys() & runs[1].keys()):
+        got = [store.load_point(claim, scale, run[(claim, ident)]) for store, run in zip(stores, runs)]
+        params = json.loads(ident)["params"]
+        if got[0] is None or got[1] is None:
+            differing.append((claim, params, ("unreadable",)))
+            continue
+        a, b = (p.to_dict() for p in got)
+        fields = [k for k in sorted(a.keys() | b.keys()) if k not in _NOT_COMPARED
+                  and canonical_json(a.get(k)) != canonical_json(b.get(k))]
+        fields += [f"aux[{k}]" for k in sorted(got[0].aux.keys() | got[1].aux.keys())
+                   if k not in got[0].aux or k not in got[1].aux or not _same_array(got[0].aux[k], got[1].aux[k])]
+        if fields:
+            differing.append((claim, params, tuple(fields)))
+
+    def only(i: int) -> tuple[tuple[str, dict[str, Any]], ...]:
+        other = runs[1 - i].keys()
+        return tuple((c, json.loads(ident)["params"]) for c, ident in sorted(runs[i].keys() - other))
+
+    matched = len(runs[0].keys() & runs[1].keys())
+    return StoreComparison(scale=scale, matched=matched,
+                           claims=tuple(sorted({c for c, _ in runs[0].keys() | runs[1].keys()})),
+                           differing=tuple(differing), only_in_first=only(0), only_in_second=only(1))
+
+
+def _same_array(x: np.ndarray, y: np.ndarray) -> bool:
+    x, y = np.asarray(x), np.asarray(y)
+    return x.dtype == y.dtype and x.shape == y.shape and x.tobytes() == y.tobytes()

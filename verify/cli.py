@@ -11,12 +11,14 @@
     gentheory calibrate --merge FILE [FILE ...]  (pool calibration.json of disjoint seed batches)
     gentheory report [--scale S] [--results DIR]
     gentheory figures [--style neurips|icml|...] [--format pdf png svg] [--out DIR] [--scale S]
+    gentheory compare DIR_A DIR_B [--scale S] [--json]  (did an edit change any stored number? exit 1 if so)
 
 ``run`` writes ``<results>/report.md`` and ``report.json`` and exits 1 unless every claim PASSes.
 """
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -110,6 +112,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", nargs="+", default=["pdf", "png"], choices=("pdf", "png", "svg"))
     p.add_argument("--out", default="figures", help="output directory (default: %(default)s)")
     p.add_argument("--only", nargs="*", default=None, help="figure names (default: all)")
+
+    p = sub.add_parser("compare", help="compare every stored number of two results directories (before/after an edit)")
+    p.add_argument("first", help="results directory written by one version of the code")
+    p.add_argument("second", help="results directory written by the other")
+    p.add_argument("--scale", default="quick", choices=("quick", "paper"), help="simulation scale (default: %(default)s)")
+    p.add_argument("--json", action="store_true")
     return parser
 
 
@@ -257,10 +265,28 @@ def _cmd_figures(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_compare(args: argparse.Namespace) -> int:
+    from verify.calibration import compare_stores
+
+    for d in (args.first, args.second):
+        if not Path(d).is_dir():
+            print(f"gentheory compare: results directory {d!r} does not exist", file=sys.stderr)
+            return 2
+    result = compare_stores(args.first, args.second, scale=args.scale)
+    if result.matched == 0 and not (result.only_in_first or result.only_in_second):
+        print(f"gentheory compare: no stored points at scale {args.scale!r} in either directory", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(to_jsonable({**dataclasses.asdict(result), "identical": result.identical}), indent=1))
+    else:
+        print(result.render())
+    return 0 if result.identical else 1
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     commands = {"list": _cmd_list, "run": _cmd_run, "calibrate": _cmd_calibrate, "report": _cmd_report,
-                "figures": _cmd_figures}
+                "figures": _cmd_figures, "compare": _cmd_compare}
     return commands[args.command](args)
 
 
