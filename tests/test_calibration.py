@@ -293,3 +293,15 @@ def test_cli_compare_exit_codes(quick_results, tmp_path, capsys):
     assert "does not exist" in capsys.readouterr().err
     (tmp_path / "empty").mkdir()
     assert main(["compare", str(tmp_path / "empty"), str(tmp_path / "empty")]) == 2
+    capsys.readouterr()
+    # a truncated point file names no run: refused with its path, exit 2 (no traceback)
+    cut = next(other.root.glob("*/quick/points/*.json"))
+    cut.write_text(cut.read_text()[:40])
+    assert main(["compare", str(store.root), str(other.root)]) == 2
+    assert str(cut) in capsys.readouterr().err
+    # a run stored twice in one directory: refused, exit 2
+    twice = _renamed_copy(store.root, tmp_path / "twice")
+    dup = next(twice.root.glob("*/quick/points/*.json"))
+    shutil.copy(dup, dup.with_name("y" + dup.name))
+    assert main(["compare", str(store.root), str(twice.root)]) == 2
+    assert "holds two points of the run" in capsys.readouterr().err

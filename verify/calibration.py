@@ -429,16 +429,21 @@ class StoreComparison:
 
 
 def _runs(store: ResultStore, scale: str, claims: Sequence[str] | None) -> dict[tuple[str, str], str]:
-    """(claim, run identity) -> point key of every stored point; a run stored twice is refused."""
+    """(claim, run identity) -> point key of every stored point; :class:`ValueError` for a run stored twice or a
+    file that is not a readable point (a checksum failure is found later, when the pair is read)."""
     runs: dict[tuple[str, str], str] = {}
     for path in sorted(Path(store.root).glob(f"*/{scale}/points/*.json")):
         claim = path.parent.parent.parent.name
         if claims is not None and claim not in claims:
             continue
-        outer = json.loads(path.read_text())
-        payload = outer.get("payload", {})
-        # params and seed entropy (base seed, claim id, params) name the run independently of the code
-        ident = canonical_json({"params": payload.get("params"), "seed": payload.get("seed_entropy")})
+        try:
+            payload = json.loads(path.read_text())["payload"]
+            # params and seed entropy (base seed, claim id, params) name the run independently of the code
+            ident = canonical_json({"params": payload["params"], "seed": payload["seed_entropy"]})
+        except (json.JSONDecodeError, UnicodeDecodeError, KeyError, TypeError) as exc:
+            # without its params and seeds the point names no run, so it cannot be paired: refuse, never skip
+            raise ValueError(f"{path}: not a readable stored point ({type(exc).__name__}: {exc}); delete it or rerun "
+                             "that claim into this directory") from exc
         if (claim, ident) in runs:
             raise ValueError(f"{store.root}: {claim} holds two points of the run {ident} (written by different code "
                              "or configs); compare stores written by one version each")

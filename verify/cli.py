@@ -272,7 +272,11 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         if not Path(d).is_dir():
             print(f"gentheory compare: results directory {d!r} does not exist", file=sys.stderr)
             return 2
-    result = compare_stores(args.first, args.second, scale=args.scale)
+    try:
+        result = compare_stores(args.first, args.second, scale=args.scale)
+    except ValueError as exc:  # a run stored twice, or a file that is no stored point
+        print(f"gentheory compare: {exc}", file=sys.stderr)
+        return 2
     if result.matched == 0 and not (result.only_in_first or result.only_in_second):
         print(f"gentheory compare: no stored points at scale {args.scale!r} in either directory", file=sys.stderr)
         return 2
