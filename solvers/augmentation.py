@@ -27,7 +27,7 @@ Three ways to evaluate it:
   it works in their common eigenbasis (O(p) per iteration), otherwise with a dense inverse;
 * :func:`test_error` / :func:`asymptotic_equivalent` — the fully asymptotic scalar form for isotropic
   data and noise (spec §2.5), with the Marchenko–Pastur law of W = FFᵀ/d by the edge-exact rule of
-  :func:`solvers.double_descent.mp_quadrature`, checked against half the nodes;
+  :func:`solvers._marchenko_pastur.mp_quadrature`, checked against half the nodes;
 * :func:`conditional_equivalent` — the same symbols on the eigenvalues of the drawn W (spec §2.6).
 
 Augmentation families: :class:`AdditiveNoise` (isotropic / anisotropic, mean shift),
@@ -47,7 +47,8 @@ from numpy.typing import ArrayLike, NDArray
 from scipy import optimize
 
 from solvers._errors import SolverConvergenceError
-from solvers.double_descent import mp_quadrature
+from solvers._fixed_point import damped_fixed_point
+from solvers._marchenko_pastur import mp_quadrature
 from theory._validation import ParameterError, check_choice, check_int, check_range
 
 __all__ = [
@@ -417,14 +418,11 @@ def _solve_log_fixed_point(update: Callable[[NDArray], NDArray], x0: NDArray, *,
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             return np.log(update(np.exp(x))) - x
 
-    x = np.asarray(x0, float)
-    for _ in range(n_damped):
-        r = resid(x)
-        if not np.all(np.isfinite(r)):
-            break
-        x = x + damping * r
-        if np.max(np.abs(r)) < tol:
-            return x, count[0], float(np.max(np.abs(r)))
+    try:  # damped steps as a warm start; hybr finishes what they do not
+        fp = damped_fixed_point(lambda x: x + resid(x), x0, damping=damping, tol=tol, max_iter=n_damped, what=what)
+        return fp.x, count[0], fp.step
+    except SolverConvergenceError as exc:
+        x = exc.result["x"]
     sol = optimize.root(resid, x, method="hybr", tol=1e-14)
     r = resid(sol.x)
     res = float(np.max(np.abs(r))) if np.all(np.isfinite(r)) else math.inf
@@ -659,7 +657,7 @@ def asymptotic_equivalent(*, n_over_d: float, p_over_d: float, lam: float, k: fl
 
     W = FFᵀ/d follows Marchenko–Pastur with ratio ψ = p/d (atom 1 − 1/ψ at 0 when ψ > 1); the signal
     functional is :math:`L[f] = r^2\psi\int f(w)\,w\,d\mu`. The MP integrals use
-    :func:`solvers.double_descent.mp_quadrature` (spectral at both edges) with ``n_nodes`` and are
+    :func:`solvers._marchenko_pastur.mp_quadrature` (spectral at both edges) with ``n_nodes`` and are
     re-done with half the nodes; while the relative difference exceeds ``rtol`` the node count doubles
     (sharp integrands near ψ = 1 at small λ), and beyond ``max_nodes`` it raises. Linear features need
     p = d (W = I).

@@ -1,6 +1,6 @@
 r"""Numerics for double descent: Marchenko–Pastur quadrature, learning curves, response, FD ratio, DMFT.
 
-* :func:`mp_quadrature` — nodes and weights for :math:`\int\mu_\alpha(ds)f(s)` under
+* :func:`mp_quadrature` (from :mod:`solvers._marchenko_pastur`, shared with augmentation) — nodes and weights for :math:`\int\mu_\alpha(ds)f(s)` under
   :math:`s = c + h\cos\theta` with midpoint nodes in θ: the Jacobian :math:`h\sin\theta` cancels both
   square-root edges, and at α = 1 the hard edge :math:`\rho \sim s^{-1/2}` becomes the smooth factor
   :math:`\sin^2\theta/s \to 1`, so the rule converges spectrally for analytic f (spec §2.1).
@@ -26,6 +26,8 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from solvers._errors import SolverConvergenceError
+from solvers._fixed_point import damped_fixed_point
+from solvers._marchenko_pastur import mp_quadrature
 from theory._validation import ParameterError, check_int, check_range
 
 __all__ = [
@@ -48,27 +50,6 @@ __all__ = [
 def _check_common(alpha: float, lam: float) -> None:
     check_range("alpha", alpha, low=0, low_open=True)
     check_range("lam", lam, low=0)
-
-
-def mp_quadrature(alpha: float, n: int = 4000) -> tuple[NDArray, NDArray, float]:
-    r"""Nodes :math:`s_j`, weights :math:`w_j` of the continuous MP part, and the atom mass :math:`(1-\alpha)_+` at s = 0.
-
-    :math:`\theta_j = (j+\tfrac12)\pi/n`, :math:`s_j = c + h\cos\theta_j`,
-    :math:`w_j = h^2\sin^2\theta_j\,(\pi/n)/(2\pi s_j)`, with c, h the centre and half-width of
-    :math:`[s_-, s_+]`. The weights sum to min(α, 1) to spectral accuracy.
-
-    >>> s_, w_, atom = mp_quadrature(0.5, 200)
-    >>> round(float(w_.sum() + atom), 12)
-    1.0
-    """
-    _check_common(alpha, 0.0)
-    check_int("n", n, low=2)
-    lo, hi = (1 - math.sqrt(alpha)) ** 2, (1 + math.sqrt(alpha)) ** 2
-    c, h = (lo + hi) / 2, (hi - lo) / 2
-    theta = (np.arange(n) + 0.5) * math.pi / n
-    nodes = c + h * np.cos(theta)
-    weights = h * h * np.sin(theta) ** 2 * (math.pi / n) / (2 * math.pi * nodes)
-    return nodes, weights, max(1.0 - alpha, 0.0)
 
 
 def _integrate(fun, alpha: float, n: int, rtol: float, what: str):
@@ -433,15 +414,12 @@ def dmft_correlations(alpha: float, *, lam: float = 0.0, signal: float = 1.0, no
     thermal = 2 * temperature * H * (Rmat @ Rmat.T - 0.5 * np.outer(Rmat[:, 0], Rmat[:, 0]) - 0.5 * lag * Rv[0])
     C0 = ((init + signal) * np.outer(Rv, Rv) + lam * signal * (np.outer(Rv, Iv) + np.outer(Iv, Rv))
           + lam**2 * signal * np.outer(Iv, Iv) + thermal)
-    Cv = C0.copy()
     noise_r = noise * np.outer(Q, Q)
-    for it in range(1, max_iter + 1):
-        Cr = Kr @ Cv @ Kr.T + noise_r
-        new = C0 + alpha * Kv @ Cr @ Kv.T
-        inc = float(np.max(np.abs(new - Cv)))
-        Cv = new
-        if inc <= tol * max(1.0, float(np.max(np.abs(Cv)))):
-            Cr = Kr @ Cv @ Kr.T + noise_r
-            return DMFTCorrelations(t, Cv, Cr, it, inc)
-    raise SolverConvergenceError(f"dmft_correlations: Picard increment {inc:.2g} after {max_iter} iterations "
-                                 f"(tol {tol:g})", DMFTCorrelations(t, Cv, Kr @ Cv @ Kr.T + noise_r, max_iter, inc))
+    try:
+        fp = damped_fixed_point(lambda Cv: C0 + alpha * Kv @ (Kr @ Cv @ Kr.T + noise_r) @ Kv.T, C0, damping=0.0,
+                                tol=tol, max_iter=max_iter, relative=True, what="dmft_correlations (Picard)")
+    except SolverConvergenceError as exc:
+        Cv = exc.result["x"]
+        raise SolverConvergenceError(str(exc), DMFTCorrelations(t, Cv, Kr @ Cv @ Kr.T + noise_r, exc.result["n_iter"],
+                                                                exc.result["step"])) from None
+    return DMFTCorrelations(t, fp.x, Kr @ fp.x @ Kr.T + noise_r, fp.n_iter, fp.step)

@@ -29,6 +29,7 @@ from numpy.typing import NDArray
 from scipy import optimize, special
 
 from solvers._errors import SolverConvergenceError
+from solvers._fixed_point import damped_fixed_point
 from theory._validation import ParameterError, check_range
 
 __all__ = [
@@ -93,19 +94,15 @@ def _log2cosh(x: NDArray) -> NDArray:
 def _solve_scalar(update: Callable[[float], float], q0: float, *, what: str, damping: float = 0.5,
                   max_iter: int = 5000, tol: float = 1e-9) -> float:
     """Damped iteration of q ← update(q) in (0, 1), then brentq on update(q) − q around the iterate."""
-    q = q0
-    for it in range(max_iter):
-        new = update(q)
+    def bounded_update(q: NDArray) -> float:
+        new = update(float(q))
         if 1 < new <= 1 + 1e-12:
             new = 1.0  # a tanh average rounds a few ulp above 1 at the perfect-overlap end
         if not 0 <= new <= 1 or not math.isfinite(new):
-            raise SolverConvergenceError(f"{what}: iterate left [0, 1] (q = {new}) at step {it}")
-        if abs(new - q) < tol:
-            break
-        q = damping * q + (1 - damping) * new
-    else:
-        raise SolverConvergenceError(f"{what}: damped iteration did not reach {tol:g} in {max_iter} steps "
-                                     f"(last change {abs(new - q):.3g})", result={"q": q})
+            raise SolverConvergenceError(f"{what}: iterate left [0, 1] (q = {new})")
+        return new
+
+    q = float(damped_fixed_point(bounded_update, q0, what=what, damping=damping, tol=tol, max_iter=max_iter).last_input)
     f = lambda x: update(x) - x  # noqa: E731
     width = 1e-6
     for _ in range(30):
@@ -387,23 +384,28 @@ def teacher_student_finite(alpha: float, beta: float, *, start: tuple[float, flo
     check_range("alpha", alpha, low=0, low_open=True)
     check_range("beta", beta, low=0, low_open=True)
     x, w = _nodes(N_NODES)
-    q, r = start
-    for _ in range(max_iter):
+
+    class _Perfect(Exception):
+        """The iteration ran into q, R → 1: the frozen perfect-generalization state."""
+
+    def update(state: NDArray) -> list[float]:
+        q, r = float(state[0]), float(state[1])
         qh, rh, _ = _ts_finite_terms(q, r, alpha, beta)
-        field = rh + math.sqrt(max(qh, 0.0)) * x
-        th = np.tanh(field)
+        th = np.tanh(rh + math.sqrt(max(qh, 0.0)) * x)
         r_new, q_new = float(w @ th), float(w @ (th * th))
         if q_new > 1 - 1e-9 or r_new > 1 - 1e-9:
-            return TeacherStudentFinite(alpha, beta, 1.0, 1.0, math.inf, math.inf, 0.0, 0.0, True)
-        r_new = min(r_new, math.sqrt(q_new) * (1 - 1e-12))  # keep q − R² > 0 (Cauchy–Schwarz)
-        step = max(abs(q_new - q), abs(r_new - r))
-        q, r = damping * q + (1 - damping) * q_new, damping * r + (1 - damping) * r_new
-        if step < tol:
-            qh, rh, g_e = _ts_finite_terms(q, r, alpha, beta)
-            phi = -qh * (1 - q) / 2 - r * rh + float(w @ _log2cosh(rh + math.sqrt(qh) * x)) + alpha * g_e
-            return TeacherStudentFinite(alpha, beta, q, r, qh, rh, phi, math.acos(r) / math.pi, False)
-    raise SolverConvergenceError(f"finite-beta teacher-student at alpha = {alpha}, beta = {beta}: no fixed point "
-                                 f"after {max_iter} iterations (last step {step:.3g})", result={"q": q, "R": r})
+            raise _Perfect
+        return [q_new, min(r_new, math.sqrt(q_new) * (1 - 1e-12))]  # keep q − R² > 0 (Cauchy–Schwarz)
+
+    try:
+        fp = damped_fixed_point(update, start, damping=damping, tol=tol, max_iter=max_iter,
+                                what=f"finite-beta teacher-student at alpha = {alpha}, beta = {beta}")
+    except _Perfect:
+        return TeacherStudentFinite(alpha, beta, 1.0, 1.0, math.inf, math.inf, 0.0, 0.0, True)
+    q, r = (float(v) for v in fp.x)
+    qh, rh, g_e = _ts_finite_terms(q, r, alpha, beta)
+    phi = -qh * (1 - q) / 2 - r * rh + float(w @ _log2cosh(rh + math.sqrt(qh) * x)) + alpha * g_e
+    return TeacherStudentFinite(alpha, beta, q, r, qh, rh, phi, math.acos(r) / math.pi, False)
 
 
 # ============================================================================ teacher–student (β = ∞)
@@ -671,15 +673,18 @@ def franz_parisi(alpha: float, distance: float, *, kappa_ref: float, beta: float
     # start inside the domain c₂ > 0: p₀ = q̃p makes c₂ = q₁ − p², so take q₁ a fifth of the way from p² to 1
     q1, p0 = start if start is not None else (p * p + 0.2 * (1 - p * p), qt * p)
     wsum = model.w_s
-    phat = 0.0
-    for it in range(1, max_iter + 1):
-        def ge(q, r):
-            return model.g_e(q, r, p)[0]
+    conj: dict[str, float] = {}
+
+    def ge(q: float, r: float) -> float:
+        return model.g_e(q, r, p)[0]
+
+    def update(state: NDArray) -> list[float]:
+        q1, p0 = float(state[0]), float(state[1])
         # central differences kept inside the domain c₂ = q₁ − p₀²/q̃ − (p − p₀)²/(1 − q̃) > 0 (spec §2.5)
         c2 = q1 - p0 * p0 / qt - (p - p0) ** 2 / (1 - qt)
         if c2 <= 0:
             raise SolverConvergenceError(f"franz_parisi(alpha = {alpha}, d = {distance}): iterate left the domain "
-                                         f"(c2 = {c2:.3g}) at iteration {it}")
+                                         f"(c2 = {c2:.3g})")
         dc2 = abs(-2 * p0 / qt + 2 * (p - p0) / (1 - qt))
         h1 = min(fd_step, (1 - q1) / 4, c2 / 4)
         h0 = min(fd_step, c2 / (4 * dc2)) if dc2 > 0 else fd_step
@@ -687,7 +692,7 @@ def franz_parisi(alpha: float, distance: float, *, kappa_ref: float, beta: float
         p0hat = -alpha * (ge(q1, p0 + h0) - ge(q1, p0 - h0)) / (2 * h0)
         if not (math.isfinite(q1hat) and math.isfinite(p0hat)) or q1hat < p0hat**2 / model.qth:
             raise SolverConvergenceError(f"franz_parisi(alpha = {alpha}, d = {distance}): conjugates left the domain "
-                                         f"(q1hat = {q1hat:.4g}, p0hat = {p0hat:.4g}) at iteration {it}")
+                                         f"(q1hat = {q1hat:.4g}, p0hat = {p0hat:.4g})")
 
         def p_eq(ph):
             return float(np.sum(wsum * np.tanh(model.fields(p0hat, q1hat, ph)))) - p
@@ -701,16 +706,13 @@ def franz_parisi(alpha: float, distance: float, *, kappa_ref: float, beta: float
                 raise SolverConvergenceError(f"franz_parisi: no p-hat reaches p = {p}")
         phat = optimize.brentq(p_eq, lo, hi, xtol=1e-13)
         th = np.tanh(model.fields(p0hat, q1hat, phat))
-        q1_new = float(np.sum(wsum * th * th))
-        p0_new = float(np.sum(wsum * model.tt[:, None] * th))
-        step = max(abs(q1_new - q1), abs(p0_new - p0))
-        q1 = damping * q1 + (1 - damping) * q1_new
-        p0 = damping * p0 + (1 - damping) * p0_new
-        if step < tol:
-            break
-    else:
-        raise SolverConvergenceError(f"franz_parisi(alpha = {alpha}, d = {distance}): no fixed point after {max_iter} "
-                                     f"iterations (last step {step:.3g})", result={"q1": q1, "p0": p0})
+        conj.update(q1hat=q1hat, p0hat=p0hat, phat=phat)
+        return [float(np.sum(wsum * th * th)), float(np.sum(wsum * model.tt[:, None] * th))]
+
+    fp = damped_fixed_point(update, (q1, p0), damping=damping, tol=tol, max_iter=max_iter,
+                            what=f"franz_parisi(alpha = {alpha}, d = {distance})")
+    q1, p0 = (float(v) for v in fp.x)
+    q1hat, p0hat, phat, it = conj["q1hat"], conj["p0hat"], conj["phat"], fp.n_iter
     g_e, errs = model.g_e(q1, p0, p)
     hfield = model.fields(p0hat, q1hat, phat)
     g_s = float(np.sum(wsum * _log2cosh(hfield)))

@@ -12,7 +12,7 @@ import pytest
 
 from verify import ResultStore, get_claim
 from verify.cli import main
-from verify.core import claim_ids
+from verify.claims import claim_ids
 
 CHEAP = ["grokking.slow_rate", "grokking.tail_amplitude"]
 

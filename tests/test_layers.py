@@ -7,6 +7,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 ALLOWED = {"theory": {"theory"}, "solvers": {"theory", "solvers"}, "verify": {"theory", "solvers", "verify"}}
 OURS = {"theory", "solvers", "verify"}
+STUDIES = ("augmentation", "double_descent", "grokking", "perceptron", "strata", "transitive")
 
 
 def _imports(path: Path) -> set[str]:
@@ -36,3 +37,58 @@ def test_theory_uses_only_exact_libraries():
             if isinstance(node, (ast.Import, ast.ImportFrom)):
                 names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
                 assert not any(n.split(".")[0] in {"numpy", "scipy"} for n in names), f
+
+
+def _study_modules_imported(path: Path) -> set[str]:
+    """Study names of the project modules ``path`` imports (``solvers.grokking`` -> ``grokking``)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        names = []
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+        for name in names:
+            parts = name.split(".")
+            if parts[0] in OURS:
+                found |= {p for p in parts[1:] if p in STUDIES}
+    return found
+
+
+def test_no_study_imports_another_study():
+    """What two studies share lives in a private module (e.g. ``solvers._marchenko_pastur``), so one study's
+    edit never silently reaches another's results or review."""
+    checked = 0
+    for layer in ("theory", "solvers", "verify", "verify/figures"):
+        for study in STUDIES:
+            f = ROOT / layer / f"{study}.py"
+            if f.exists():
+                checked += 1
+                other = _study_modules_imported(f) - {study}
+                assert not other, f"{f.relative_to(ROOT)} imports the study modules of {sorted(other)}"
+    assert checked >= 3 * len(STUDIES)
+
+
+def test_no_import_circle():
+    """The project's module graph (every import, also inside functions) has no cycle."""
+    import networkx as nx
+
+    graph = nx.DiGraph()
+    for layer in sorted(OURS):
+        for f in sorted((ROOT / layer).rglob("*.py")):
+            mod = ".".join(f.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+            graph.add_node(mod)
+            for node in ast.walk(ast.parse(f.read_text())):
+                targets = []
+                if isinstance(node, ast.Import):
+                    targets = [a.name for a in node.names]
+                elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                    targets = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+                for t in targets:
+                    if t.split(".")[0] in OURS and t != mod and (ROOT.joinpath(*t.split(".")).with_suffix(".py").exists()
+                                                                 or (ROOT.joinpath(*t.split(".")) / "__init__.py").exists()):
+                        graph.add_edge(mod, t)
+    cycles = list(nx.simple_cycles(graph))
+    # a package importing its own submodules, which import siblings through the package's name, is not a cycle
+    cycles = [c for c in cycles if not all(m.startswith(min(c, key=len)) for m in c)]
+    assert not cycles, f"import circles: {cycles[:3]}"

@@ -15,7 +15,8 @@ export_figures
     Paper figures from stored results (:mod:`verify.figures`).
 """
 from verify._storage import ResultStore
-from verify.core import Claim, Estimate, Observation, Verdict, all_claims, claim_ids, get_claim
+from verify.claims import all_claims, claim_ids, get_claim
+from verify.core import Claim, Estimate, Observation, Verdict
 from verify.figures import export_figures
 from verify.runner import run_claims
 

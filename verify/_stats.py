@@ -44,6 +44,9 @@ __all__ = [
     "compare",
     "bootstrap_se",
     "mean_and_stderr",
+    "stderr",
+    "LinearFit",
+    "weighted_least_squares",
     "welch_dof",
     "t_to_z",
     "detectable_multiplier",
@@ -196,13 +199,23 @@ def compare(
     return Comparison(d, sigma, e, score, z, dof)
 
 
-def mean_and_stderr(samples: ArrayLike, axis: int = 0) -> tuple[NDArray, NDArray, int]:
-    """Mean, standard error sd/√R (ddof=1) and R over independent replicates along ``axis``."""
+def stderr(samples: ArrayLike, axis: int = 0) -> NDArray:
+    """Standard error sd/√R (ddof=1) of the mean of R independent replicates along ``axis``.
+
+    >>> float(stderr([1.0, 2.0, 3.0, 4.0]))
+    0.6454972243679028
+    """
     x = np.asarray(samples, float)
     n = x.shape[axis]
     if n < 2:
         raise ValueError(f"replicates = {n} is outside [2, inf): a standard error needs two or more")
-    return x.mean(axis=axis), x.std(axis=axis, ddof=1) / np.sqrt(n), n
+    return x.std(axis=axis, ddof=1) / np.sqrt(n)
+
+
+def mean_and_stderr(samples: ArrayLike, axis: int = 0) -> tuple[NDArray, NDArray, int]:
+    """Mean, standard error sd/√R (ddof=1) and R over independent replicates along ``axis``."""
+    x = np.asarray(samples, float)
+    return x.mean(axis=axis), stderr(x, axis=axis), x.shape[axis]
 
 
 def bootstrap_se(statistic, data: NDArray, *, rng: np.random.Generator, n_boot: int = 2000) -> NDArray:
@@ -226,6 +239,52 @@ def binomial_interval(successes: int, trials: int, confidence: float = 0.95) -> 
     lo = 0.0 if successes == 0 else float(stats.beta.ppf(a / 2, successes, trials - successes + 1))
     hi = 1.0 if successes == trials else float(stats.beta.ppf(1 - a / 2, successes + 1, trials - successes))
     return lo, hi
+
+
+@dataclass(frozen=True)
+class LinearFit:
+    """Weighted least-squares coefficients as fixed linear combinations ``coef = rows @ y`` of independent means.
+
+    ``se`` and ``dof`` (Welch–Satterthwaite, inf without input degrees of freedom) follow from the means'
+    standard errors exactly, with no model-based rescaling by χ²; ``chi2`` = Σ (y − Xβ)²/se² checks the model.
+    """
+
+    coef: NDArray
+    se: NDArray
+    dof: NDArray
+    rows: NDArray
+    chi2: float
+
+
+def weighted_least_squares(design: ArrayLike, y: ArrayLike, ses: ArrayLike, *, weights: ArrayLike | None = None,
+                           dofs: ArrayLike | None = None) -> LinearFit:
+    r"""Weighted least squares of independent means ``y`` (standard errors ``ses``) on the columns of ``design``.
+
+    .. math:: \hateta = R\,y, \qquad R = (X^	op W X)^{-1} X^	op W, \qquad
+              \mathrm{se}(\hateta_k) = \Big(\sum_i R_{ki}^2\,se_i^2\Big)^{1/2},
+
+    with :math:`W = \mathrm{diag}(w)`, ``w`` = ``weights`` or :math:`1/se^2` (the minimum-variance choice).
+    Other weights (e.g. replicate counts, so the estimate stays linear in the means when the ses are noisy)
+    keep the standard error exact, since :math:`\hateta` is still a fixed combination of the means. With
+    ``dofs`` (R_i − 1 for sample means) each coefficient's degrees of freedom follow by :func:`welch_dof`.
+
+    >>> fit = weighted_least_squares([[1, 0], [1, 1], [1, 2]], [1.0, 3.0, 5.0], [0.1, 0.1, 0.1])
+    >>> [round(float(c), 12) for c in fit.coef], round(fit.chi2, 12)
+    ([1.0, 2.0], 0.0)
+    """
+    x, y, s = (np.asarray(v, float) for v in (design, y, ses))
+    if x.ndim != 2 or y.shape != (x.shape[0],) or s.shape != y.shape:
+        raise ValueError(f"design (n, k), y (n,), ses (n,) needed; got {x.shape}, {y.shape}, {s.shape}")
+    if np.any(~(s > 0)):
+        raise ValueError(f"ses = {s} must be positive")
+    w = 1 / s**2 if weights is None else np.asarray(weights, float)
+    cov = np.linalg.inv(x.T @ (w[:, None] * x))
+    rows = cov @ (x.T * w)
+    coef = rows @ y
+    contrib = rows**2 * s**2
+    dof = np.full(len(coef), math.inf) if dofs is None else welch_dof(contrib, np.broadcast_to(dofs, s.shape), axis=1)
+    resid = y - x @ coef
+    return LinearFit(coef, np.sqrt(contrib.sum(axis=1)), np.asarray(dof, float), rows, float(np.sum(resid**2 / s**2)))
 
 
 @dataclass(frozen=True)
@@ -284,17 +343,7 @@ def extrapolate_intercept(x: ArrayLike, means: ArrayLike, ses: ArrayLike, *, deg
     curv, curv_bound = (0.0, 0.0) if known_curvature is None else map(float, known_curvature)
     if not curv_bound >= 0:
         raise ValueError(f"known_curvature bound = {curv_bound!r} must be >= 0")
-    w = 1 / s**2
-    design = np.vander(x, degree + 1, increasing=True)
-    cov = np.linalg.inv(design.T @ (w[:, None] * design))
-    coef_rows = cov @ (design.T * w)
-    y = y - curv * x**2
-    coef = coef_rows @ y
-    resid = y - design @ coef
-    contrib = coef_rows[0] ** 2 * s**2
-    nu = math.inf if dofs is None else float(welch_dof(contrib, dofs))
-    return InterceptFit(float(coef[0]), float(math.sqrt(np.sum(contrib))), float(coef[1]),
-                        float(np.sum(w * resid**2)), len(x) - degree - 1,
-                        float(coef[2]) if degree == 2 else curv, nu,
-                        float(abs(coef_rows[0] @ x**2) * curv_bound),
-                        float(math.sqrt(np.sum(coef_rows[2] ** 2 * s**2))) if degree == 2 else 0.0)
+    fit = weighted_least_squares(np.vander(x, degree + 1, increasing=True), y - curv * x**2, s, dofs=dofs)
+    return InterceptFit(float(fit.coef[0]), float(fit.se[0]), float(fit.coef[1]), fit.chi2, len(x) - degree - 1,
+                        float(fit.coef[2]) if degree == 2 else curv, float(fit.dof[0]),
+                        float(abs(fit.rows[0] @ x**2) * curv_bound), float(fit.se[2]) if degree == 2 else 0.0)

@@ -26,7 +26,7 @@ from typing import Sequence
 
 from verify._seeding import to_jsonable
 from verify._storage import ResultStore
-from verify.core import all_claims, claim_ids
+from verify.claims import all_claims, claim_ids
 from verify.figures import STYLES, MissingResultsError, export_figures
 from verify.report import render_json, render_markdown
 from verify.runner import EXECUTORS, run_claims

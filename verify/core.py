@@ -38,9 +38,7 @@ __all__ = [
     "PointResult",
     "Verdict",
     "register",
-    "get_claim",
-    "all_claims",
-    "claim_ids",
+    "REGISTRY",
     "STATUSES",
 ]
 
@@ -215,7 +213,9 @@ class Claim(abc.ABC):
         return f"<Claim {self.id}>"
 
 
-_REGISTRY: dict[str, Claim] = {}
+REGISTRY: dict[str, Claim] = {}
+"""Claim id -> instance, filled by :func:`register` as study modules are imported; read it through
+:mod:`verify.claims`, which imports the studies (so this module imports none of them)."""
 
 
 def register(cls: type[Claim]) -> type[Claim]:
@@ -223,46 +223,13 @@ def register(cls: type[Claim]) -> type[Claim]:
     cid = cls.id
     if "." not in cid:
         raise ValueError(f"claim id {cid!r} must have the form 'study.name'")
-    if cid in _REGISTRY and type(_REGISTRY[cid]).__qualname__ != cls.__qualname__:
+    if cid in REGISTRY and type(REGISTRY[cid]).__qualname__ != cls.__qualname__:
         raise ValueError(f"claim id {cid!r} registered twice")
     for attr in ("statement", "rival_statement", "reference", "Params", "Config", "scales"):
         if not hasattr(cls, attr):
             raise TypeError(f"claim {cid} lacks the class attribute {attr!r}")
-    _REGISTRY[cid] = cls()
+    REGISTRY[cid] = cls()
     return cls
-
-
-def _load_studies() -> None:
-    import verify.claims  # noqa: F401  (imports every study module, filling the registry)
-
-
-def claim_ids() -> list[str]:
-    """Every registered claim id, sorted."""
-    _load_studies()
-    return sorted(_REGISTRY)
-
-
-def get_claim(claim_id: str) -> Claim:
-    """The registered claim with this id; a study prefix alone is not accepted."""
-    _load_studies()
-    try:
-        return _REGISTRY[claim_id]
-    except KeyError:
-        raise KeyError(f"unknown claim {claim_id!r}; registered: {', '.join(sorted(_REGISTRY))}") from None
-
-
-def all_claims(selection: list[str] | None = None) -> list[Claim]:
-    """Claims matching ``selection`` (ids or study names such as ``"grokking"``); all if None."""
-    _load_studies()
-    if not selection:
-        return [_REGISTRY[c] for c in sorted(_REGISTRY)]
-    out: list[Claim] = []
-    for sel in selection:
-        hits = [c for c in sorted(_REGISTRY) if c == sel or c.split(".")[0] == sel]
-        if not hits:
-            raise KeyError(f"no claim or study {sel!r}; registered: {', '.join(sorted(_REGISTRY))}")
-        out.extend(_REGISTRY[h] for h in hits if _REGISTRY[h] not in out)
-    return out
 
 
 @dataclass

@@ -34,7 +34,7 @@ def verdict_table(verdicts: Sequence[Verdict]) -> str:
 def measured_numbers(verdicts: Sequence[Verdict]) -> str:
     """Plain-text table of every measured component: label, simulation ± SE, theory, rival, z — one block per
     claim, with the claim's reported (non-underscore) info keys listed after it."""
-    from verify.core import get_claim
+    from verify.claims import get_claim
 
     lines = []
     for v in verdicts:

@@ -11,137 +11,29 @@ memory stays in the process for the next step (:func:`_keep_freed_memory`).
 """
 from __future__ import annotations
 
-import ast
 import concurrent.futures as cf
 import contextlib
 import ctypes
 import functools
-import hashlib
 import multiprocessing
 import sys
 import time
 import traceback
-from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from verify._seeding import digest, point_seed, to_jsonable
+from verify._keys import design_key, point_key
+from verify._seeding import point_seed, to_jsonable
 from verify._stats import compare, detectable_multiplier, z_star
 from verify._storage import ResultStore, provenance
-from verify.core import Claim, Estimate, PointResult, Verdict, get_claim
+from verify.claims import get_claim
+from verify.core import Claim, Estimate, PointResult, Verdict
 
 __all__ = ["point_key", "design_key", "evaluate_point", "execute_points", "assess", "run_claims", "make_executor", "EXECUTORS"]
 
 EXECUTORS = ("serial", "process", "dask")
-
-
-_DOCSTRING_OWNERS = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
-
-
-def _is_figure_function(node: ast.AST) -> bool:
-    """A function registered with :func:`verify.figures.figure` (``@figure(...)``): it only draws stored
-    verdicts, so its code cannot change a number."""
-    return isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
-        isinstance(d, ast.Call) and isinstance(d.func, (ast.Name, ast.Attribute))
-        and (d.func.id if isinstance(d.func, ast.Name) else d.func.attr) == "figure" for d in node.decorator_list)
-
-
-def _canonical_tree(node: Any, out: list[str]) -> None:
-    """Append a canonical spelling of a syntax tree to ``out``: node types, field names and constant reprs.
-
-    Docstrings and figure functions are left out. Empty fields (None, []) are skipped, so fields that newer
-    Pythons add with empty defaults (e.g. ``type_params`` in 3.12) leave the spelling of this code unchanged,
-    unlike ``ast.dump``, whose output format differs between versions.
-    """
-    if isinstance(node, list):
-        out.append("[")
-        for item in node:
-            _canonical_tree(item, out)
-            out.append(",")
-        out.append("]")
-        return
-    if not isinstance(node, ast.AST):
-        out.append(repr(node))
-        return
-    out.append(type(node).__name__ + "(")
-    for name in node._fields:
-        value = getattr(node, name, None)
-        if name == "body" and isinstance(node, _DOCSTRING_OWNERS):
-            if value and ast.get_docstring(node, clean=False) is not None:
-                value = value[1:]
-            value = [stmt for stmt in value if not _is_figure_function(stmt)]
-        if value is None or (isinstance(value, list) and not value):
-            continue
-        out.append(name + "=")
-        _canonical_tree(value, out)
-        out.append(";")
-    out.append(")")
-
-
-def numerical_source_fingerprint(source: str) -> str:
-    r"""SHA-256 of what in a module's source can change the numbers it computes.
-
-    That is its syntax tree, without docstrings and without the ``@figure`` functions (they draw stored
-    results and never compute one); comments, blank lines and formatting are not in the tree. Editing a
-    caption, a docstring, a comment or a figure therefore keeps every stored point and calibration design
-    valid, while any change to executed code (a constant, an operator, a name, a claim attribute) changes
-    the fingerprint.
-
-    >>> numerical_source_fingerprint("x = 1  # one") == numerical_source_fingerprint("'Doc.'\nx = (1)")
-    True
-    >>> numerical_source_fingerprint("x = 1") == numerical_source_fingerprint("x = 1.0")
-    False
-    """
-    out: list[str] = []
-    _canonical_tree(ast.parse(source), out)
-    return hashlib.sha256("".join(out).encode()).hexdigest()
-
-
-@functools.lru_cache(maxsize=None)
-def study_code_digest(claim_module: str, root: Path | None = None) -> str:
-    """SHA-256 over the :func:`numerical_source_fingerprint` of a study's three layers (the ``theory``,
-    ``solvers`` and ``verify`` modules of the same name), of the private helpers of every layer, and of
-    :mod:`verify.core` (the :class:`Estimate` a point stores, e.g. its degrees of freedom, is part of its
-    numbers).
-
-    Part of every point's key: editing a study's executed code invalidates exactly that study's stored
-    points, so a fix never leaves stale results behind and nobody has to remember a version bump; editing
-    its docstrings, comments or figures invalidates nothing (a restyled figure does not send a paper-scale
-    sweep back to the cluster). ``root`` is the folder holding the three packages (default: this installation).
-    """
-    study = claim_module.rsplit(".", 1)[-1]
-    root = Path(__file__).resolve().parent.parent if root is None else Path(root)
-    files = [root / layer / f"{study}.py" for layer in ("theory", "solvers", "verify")]
-    files += [f for layer in ("theory", "solvers", "verify") for f in sorted((root / layer).glob("_*.py"))
-              if f.name not in ("__init__.py", "__main__.py")]
-    files.append(root / "verify" / "core.py")
-    h = hashlib.sha256()
-    for f in files:
-        if f.exists():
-            h.update(f.name.encode())
-            h.update(numerical_source_fingerprint(f.read_text(encoding="utf-8")).encode())
-    return h.hexdigest()
-
-
-def point_key(claim: Claim, params: Any, config: Any, base_seed: int) -> str:
-    """Storage key of one point: digest of everything its numbers depend on (claim id and version,
-    params, config, base seed, and the study's source code)."""
-    return digest({"claim": claim.id, "version": claim.version, "params": params, "config": config,
-                   "base_seed": int(base_seed), "code": study_code_digest(type(claim).__module__)})[:32]
-
-
-def design_key(claim: Claim, scale: str) -> str:
-    """Digest of everything a claim's numbers at ``scale`` depend on except the base seed (claim id and
-    version, its sweep, config and the study's source code): two calibration batches with the same key
-    calibrate the same design, so their seeds pool."""
-    return digest({"claim": claim.id, "version": claim.version, "params": list(claim.sweep(scale)),
-                   "config": claim.config(scale), "code": study_code_digest(type(claim).__module__)})[:32]
-
-
-def _nan_like(e: Estimate | None) -> Estimate:
-    return Estimate(np.nan)
 
 
 @functools.lru_cache(maxsize=None)

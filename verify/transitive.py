@@ -23,7 +23,7 @@ from scipy import stats
 from solvers import transitive as st
 from theory import transitive as tt
 from theory._validation import ParameterError, check_int, check_range
-from verify._stats import welch_dof
+from verify._stats import stderr, weighted_least_squares
 from verify.core import Claim, Estimate, Observation, register
 
 __all__ = ["TIParams", "NetConfig", "train_networks", "LinearGeometry", "train_linear_features", "off_diagonal"]
@@ -291,7 +291,7 @@ def width_extrapolation(p: TIParams, widths, seeds: int, *, steps: int, lr_facto
     for m, child in zip(widths, rng.spawn(len(widths))):
         nets, absval = train_networks(p, int(m), seeds, steps=steps, lr_factor=lr_factor, rng=child, return_abs=True)
         means.append(nets.mean(axis=0))
-        ses.append(nets.std(axis=0, ddof=1) / math.sqrt(seeds))
+        ses.append(stderr(nets, axis=0))
         # forward-pass rounding (gamma_{m+d} times the absolute sum) plus the GD remainder
         bounds.append((m + d + 2) * eps * absval.max(axis=0) + remainder)
     means, ses, bounds = np.array(means), np.array(ses), np.array(bounds)
@@ -303,12 +303,9 @@ def width_extrapolation(p: TIParams, widths, seeds: int, *, steps: int, lr_facto
     for i, j in zip(*np.nonzero(~np.eye(p.n, dtype=bool))):
         # weights from the spread, floored at the deterministic bound (training pairs have ~0 spread)
         wts = 1 / np.maximum(ses[:, i, j], bounds[:, i, j] + 1e-300) ** 2
-        cov = np.linalg.inv(x.T @ (wts[:, None] * x))
-        row = (cov @ (x.T * wts))[0]  # the intercept is row @ means
-        inter[i, j] = row @ means[:, i, j]
-        inter_se[i, j] = math.sqrt(np.sum(row**2 * ses[:, i, j] ** 2))
-        inter_dof[i, j] = welch_dof(row**2 * ses[:, i, j] ** 2, np.full(len(widths), seeds - 1))
-        inter_bound[i, j] = np.sum(np.abs(row) * bounds[:, i, j])
+        fit = weighted_least_squares(x, means[:, i, j], ses[:, i, j], weights=wts, dofs=seeds - 1)
+        inter[i, j], inter_se[i, j], inter_dof[i, j] = fit.coef[0], fit.se[0], fit.dof[0]
+        inter_bound[i, j] = np.sum(np.abs(fit.rows[0]) * bounds[:, i, j])
     return inter, inter_se, inter_bound, means, ses, inter_dof
 
 
@@ -477,19 +474,13 @@ def _log_rms_design(widths: NDArray, *, terms: int) -> NDArray:
 def _log_rms_fit(widths: NDArray, logs: list[NDArray], *, terms: int) -> LogRMSFit:
     m = np.asarray(widths, float)
     means = np.array([v.mean() for v in logs])
-    ses = np.array([v.std(ddof=1) / math.sqrt(len(v)) for v in logs])
+    ses = np.array([stderr(v) for v in logs])
     counts = np.array([len(v) for v in logs])
     # weights from the counts alone (the spread of ln RMS is width-independent at leading order), so the
     # estimate stays linear in the means; its variance uses the sample spreads
-    w = counts.astype(float)
-    design = _log_rms_design(m, terms=terms)
-    cov = np.linalg.inv(design.T @ (w[:, None] * design))
-    rows = cov @ (design.T * w)
-    coef = rows @ means
-    contrib = rows**2 * ses**2
-    resid = means - design @ coef
-    return LogRMSFit(coef, np.sqrt(contrib.sum(axis=1)), welch_dof(contrib, counts - 1, axis=1), rows, means, ses,
-                     float(np.sum(resid**2 / ses**2)))
+    fit = weighted_least_squares(_log_rms_design(m, terms=terms), means, ses, weights=counts.astype(float),
+                                 dofs=counts - 1)
+    return LogRMSFit(fit.coef, fit.se, fit.dof, fit.rows, means, ses, fit.chi2)
 
 
 def width_corrections(p: TIParams, widths, networks: int, *, rng: np.random.Generator, steps: int = 600,
@@ -689,79 +680,3 @@ class LinearMinNorm(Claim):
                                  "min_within_margin": float(min(cats["within"])),
                                  "min_cross_margin": float(min(cats["cross"])) if cats["cross"] else None})
 
-
-# =========================================================================== figures (stored results only)
-from verify.figures import figure  # noqa: E402  (figures register after the claims they draw)
-
-
-@figure("transitive_margin_matrices", claims=("transitive.network_margins",),
-        caption="Margin matrices f(I_i, I_j), i < j: NTK-KRR (upper triangle) and width-extrapolated trained "
-                "networks (lower triangle, transposed) for each geometry; red = wrong.")
-def fig_margin_matrices(verdicts):
-    import matplotlib.pyplot as plt
-
-    v = verdicts["transitive.network_margins"]
-    fig, axes = plt.subplots(1, len(v.points), squeeze=False)
-    rows = []
-    for ax, pt in zip(axes[0], v.points):
-        krr, net = pt.aux["krr"], pt.aux["margins_extrapolated"]
-        n = krr.shape[0]
-        iu = np.triu_indices(n, 1)
-        show = np.full((n, n), np.nan)
-        show[iu] = krr[iu]
-        show[(iu[1], iu[0])] = net[iu]
-        ax.imshow(show, cmap="RdBu", vmin=-1, vmax=1)
-        pr = pt.params
-        ax.set_title(f"n={pr['n']} I{pr['exception'][0]}↔I{pr['exception'][1]}\ns={pr['slope']} ρ={pr['rho']}", fontsize=6)
-        ax.set_xticks([])
-        ax.set_yticks([])
-        rows += [{"series": f"n={pr['n']} exc={pr['exception']} s={pr['slope']} rho={pr['rho']}", "i": int(i + 1),
-                  "j": int(j + 1), "krr": krr[i, j], "network_extrapolated": net[i, j]} for i, j in zip(*iu)]
-    return fig, rows
-
-
-@figure("transitive_phase_diagram", claims=("transitive.cross_section_flip",),
-        caption="μ*_cross against tail length for a centred exception (d = 2, 4; exact roots), with the networks "
-                "of the flip claim at n = 9 (filled: margin of (I3, I7) positive, open: negative).")
-def fig_phase_diagram(verdicts):
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots()
-    rows = []
-    for d in (2, 4):
-        ts = np.arange(3, 16)
-        mus = [st.cross_section_threshold(2 * t + d + 1, (t + 1, t + 1 + d)) for t in ts]
-        ax.loglog(ts, mus, "o-", ms=3, label=f"exception span {d}")
-        rows += [{"series": f"d={d}", "t": int(t), "mu_star": m} for t, m in zip(ts, mus)]
-    ax.loglog(np.arange(3, 16), (2 / np.arange(3, 16)) ** 2, "k:", lw=0.8, label="(2/t)²")
-    for pt in verdicts["transitive.cross_section_flip"].points:
-        val = float(pt.measured.value)
-        ax.plot([3], [pt.info["mu"]], "s", ms=4, color="C3", mfc="C3" if val > 0 else "none")
-        rows.append({"series": "network", "t": 3, "mu": pt.info["mu"], "margin_I3_I7": val})
-    ax.set_xlabel("tail length t")
-    ax.set_ylabel(r"$\mu^*_\mathrm{cross}$")
-    ax.legend()
-    return fig, rows
-
-
-@figure("transitive_width_convergence", claims=("transitive.width_scaling",),
-        caption="Mean ln RMS(f_net − f_KRR) against width (± SE), the fitted β ln m + γ/m law and the pure m^(−1/2) law.")
-def fig_width(verdicts):
-    import matplotlib.pyplot as plt
-
-    pt = verdicts["transitive.width_scaling"].points[0]
-    widths = np.asarray(pt.aux["widths"], float)
-    means, ses = pt.aux["mean_log_rms"], pt.aux["se_log_rms"]
-    coef = pt.aux["coef"]
-    fig, ax = plt.subplots()
-    ax.errorbar(widths, np.exp(means), yerr=np.exp(means) * ses, fmt="o", ms=3, label="networks")
-    grid = np.geomspace(widths[0], widths[-1], 100)
-    ax.loglog(grid, np.exp(coef[0] + coef[1] * np.log(grid) + coef[2] / grid), "C1-", lw=0.8,
-              label=rf"$\beta = {coef[1]:.3f}$, $\gamma/m$ fitted")
-    ax.loglog(grid, np.exp(means[-1]) * np.sqrt(widths[-1] / grid), "k--", lw=0.8, label=r"$\propto m^{-1/2}$")
-    ax.xaxis.set_minor_formatter(plt.NullFormatter())  # minor labels collide on a log axis this short
-    ax.set_xlabel("width $m$")
-    ax.set_ylabel(r"$\exp\,\mathrm{E}\ln\mathrm{RMS}(f_\mathrm{net} - f_\mathrm{KRR})$")
-    ax.legend()
-    rows = [{"width": int(w), "mean_log_rms": float(mu), "se": float(se)} for w, mu, se in zip(widths, means, ses)]
-    return fig, rows

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from verify import Estimate, get_claim
-from verify.core import claim_ids
+from verify.claims import claim_ids
 from verify.report import render_markdown
 from verify.runner import assess
 

@@ -9,7 +9,7 @@ from verify import Estimate, ResultStore, get_claim
 from verify._seeding import digest, point_seed, stable_hash
 from verify._stats import binomial_interval, compare, detectable_multiplier, extrapolate_intercept, welch_dof, z_star
 from verify._storage import ResultIntegrityWarning
-from verify.core import all_claims, claim_ids
+from verify.claims import all_claims, claim_ids
 from verify.runner import evaluate_point
 
 

@@ -1,12 +1,14 @@
-"""Point keys follow the code that computes the numbers: executed edits re-key, cosmetic ones do not."""
+"""Point keys follow the code a point executes (its study's import closure): executed edits re-key, figures,
+docstrings and comments do not."""
 import ast
+import hashlib
 import math
 import shutil
 from pathlib import Path
 
 import pytest
 
-from verify.runner import numerical_source_fingerprint, study_code_digest
+from verify._keys import import_closure, numerical_source_fingerprint, study_code_digest
 
 ROOT = Path(__file__).resolve().parents[2]
 STUDIES = ("augmentation", "transitive", "grokking", "double_descent", "perceptron", "strata")
@@ -42,10 +44,8 @@ def _figure_functions(tree: ast.Module) -> list[ast.FunctionDef]:
 
 
 def _first_executed_number(tree: ast.Module) -> ast.Constant:
-    """The first int or float literal that is neither in a docstring nor in a figure function."""
-    skip = {id(n) for f in _figure_functions(tree) for n in ast.walk(f)}
-    return next(n for n in ast.walk(tree) if isinstance(n, ast.Constant) and type(n.value) in (int, float)
-                and id(n) not in skip)
+    """The first int or float literal outside docstrings."""
+    return next(n for n in ast.walk(tree) if isinstance(n, ast.Constant) and type(n.value) in (int, float))
 
 
 def _nudged(value: int | float) -> str:
@@ -54,18 +54,13 @@ def _nudged(value: int | float) -> str:
 
 
 @pytest.mark.parametrize("study", STUDIES)
-def test_figure_docstring_and_comment_edits_keep_the_fingerprint(study):
+def test_docstring_and_comment_edits_keep_the_fingerprint(study):
     src = _read(f"verify/{study}.py")
     tree = ast.parse(src)
     base = numerical_source_fingerprint(src)
-    figs = _figure_functions(tree)
-    assert figs, f"verify/{study}.py registers no figure"
-    for fig in figs:  # every figure restyled: one more call at the end of its body
-        assert numerical_source_fingerprint(_append_to_body(src, fig, 'print("restyled")')) == base
     assert ast.get_docstring(tree) is not None
     assert numerical_source_fingerprint(_replace_node(src, tree.body[0].value, '"""Reworded."""')) == base
-    claim_doc = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and ast.get_docstring(n)
-                     and not any(n is f for f in figs))
+    claim_doc = next(n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.ClassDef)) and ast.get_docstring(n))
     assert numerical_source_fingerprint(_replace_node(src, claim_doc.body[0].value, "'Reworded.'")) == base
     assert numerical_source_fingerprint(src.replace("\n\n\n", "\n\n\n# a note\n\n", 1) + "\n# the end\n") == base
 
@@ -78,21 +73,47 @@ def test_a_neighbouring_literal_in_executed_code_changes_the_fingerprint(rel):
         != numerical_source_fingerprint(src)
 
 
-def test_claim_attributes_and_helpers_of_figures_are_executed_code():
+def test_claim_attributes_are_executed_code():
     src = _read("verify/grokking.py")
     tree = ast.parse(src)
     base = numerical_source_fingerprint(src)
     claim = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "ModularClock")
     relevance = next(s for s in claim.body if isinstance(s, ast.Assign) and s.targets[0].id == "relevance")
     assert numerical_source_fingerprint(_replace_node(src, relevance.value, "0.25")) != base
-    # only @figure functions are left out; a helper they call is hashed like any other function
-    helper = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "_errbar")
-    assert numerical_source_fingerprint(_append_to_body(src, helper, "pass")) != base
 
 
-def test_a_study_digest_follows_its_own_layers_and_the_shared_helpers_only(tmp_path):
+@pytest.mark.parametrize("study", STUDIES)
+def test_the_closure_holds_the_study_layers_it_imports_and_no_figure(study):
+    closure = import_closure(f"verify.{study}")
+    assert f"verify.{study}" in closure and f"solvers.{study}" in closure
+    assert not any(m.startswith("verify.figures") for m in closure)
+    for module in closure:  # one study never imports another's modules (shared code lives in private modules)
+        name = module.rsplit(".", 1)[-1]
+        assert name == study or name == "core" or name.startswith("_"), module
+
+
+def test_package_inits_only_re_export():
+    """Package ``__init__`` modules are outside every closure, so they may hold no executed code."""
+    for init in sorted(ROOT.glob("*/__init__.py")) + sorted(ROOT.glob("*/*/__init__.py")):
+        if init.parts[-2] in ("tests", "benchmarks", "notebooks"):
+            continue
+        tree = ast.parse(init.read_text(encoding="utf-8"))
+        body = tree.body[1:] if ast.get_docstring(tree) is not None else tree.body
+        for stmt in body:
+            ok = isinstance(stmt, (ast.Import, ast.ImportFrom)) or (
+                isinstance(stmt, ast.Assign) and [getattr(t, "id", None) for t in stmt.targets] == ["__all__"])
+            if not ok and init.parent.name == "figures":  # the figure exporter draws stored results only
+                ok = isinstance(stmt, ast.FunctionDef)
+            assert ok, f"{init.relative_to(ROOT)}:{stmt.lineno} is executed code in a package __init__"
+
+
+def _copy_tree(dest: Path) -> None:
     for layer in ("theory", "solvers", "verify"):
-        shutil.copytree(ROOT / layer, tmp_path / layer, ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copytree(ROOT / layer, dest / layer, ignore=shutil.ignore_patterns("__pycache__"))
+
+
+def test_a_study_digest_follows_its_import_closure(tmp_path):
+    _copy_tree(tmp_path)
 
     def digests() -> dict[str, str]:
         study_code_digest.cache_clear()
@@ -106,14 +127,38 @@ def test_a_study_digest_follows_its_own_layers_and_the_shared_helpers_only(tmp_p
         before = digests()
         assert before == {s: study_code_digest(f"verify.{s}") for s in STUDIES}
         assert len(set(before.values())) == len(STUDIES)
-        src = _read("verify/perceptron.py")
-        assert edit("verify/perceptron.py", _append_to_body(src, _figure_functions(ast.parse(src))[0], "pass")) == before
+        # every figure restyled, in every study's figure module: no study re-keys
+        for study in STUDIES:
+            rel = f"verify/figures/{study}.py"
+            src = _read(rel, tmp_path)
+            figs = _figure_functions(ast.parse(src))
+            assert figs, f"{rel} registers no figure"
+            for fig in reversed(figs):
+                src = _append_to_body(src, fig, 'print("restyled")')
+            assert edit(rel, src) == before
+        assert edit("verify/figures/_base.py", _read("verify/figures/_base.py") + "\n_STYLE = 1\n") == before
+        # a solver literal re-keys its own study only
         solver = _read("solvers/perceptron.py")
         const = _first_executed_number(ast.parse(solver))
         after = edit("solvers/perceptron.py", _replace_node(solver, const, _nudged(const.value)))
         assert after["perceptron"] != before["perceptron"]
         assert {s: after[s] for s in STUDIES if s != "perceptron"} == {s: before[s] for s in STUDIES if s != "perceptron"}
-        shared = edit("verify/_stats.py", _read("verify/_stats.py") + "\n_UNUSED = 0\n")
-        assert all(shared[s] != after[s] for s in STUDIES)
+        # the cross-study case: a module two studies share re-keys both, and only them
+        shared_src = _read("solvers/_marchenko_pastur.py")
+        const = _first_executed_number(ast.parse(shared_src))
+        cross = edit("solvers/_marchenko_pastur.py", _replace_node(shared_src, const, _nudged(const.value)))
+        changed = {s for s in STUDIES if cross[s] != after[s]}
+        assert changed == {"augmentation", "double_descent"}
+        # the core re-keys every study
+        core = edit("verify/core.py", _read("verify/core.py") + "\n_UNUSED = 0\n")
+        assert all(core[s] != cross[s] for s in STUDIES)
     finally:
         study_code_digest.cache_clear()
+
+
+def test_the_raw_source_hash_would_fail_these_tests():
+    """The fingerprint ignores what the tests above call cosmetic; a plain source hash would not."""
+    src = _read("verify/grokking.py")
+    edited = src + "\n# the end\n"
+    assert hashlib.sha256(src.encode()).hexdigest() != hashlib.sha256(edited.encode()).hexdigest()
+    assert numerical_source_fingerprint(src) == numerical_source_fingerprint(edited)

@@ -79,7 +79,7 @@ def test_mirrored_init_starts_from_zero_output():
 @pytest.mark.parametrize("claim_id", ["transitive.network_margins", "transitive.cross_section_flip"])
 def test_quick_steps_follow_the_remainder_rule(claim_id):
     """The quick scale trains the fewest hundred steps whose GD remainder is ≤ 10⁻³ of the claim's resolution."""
-    from verify.core import get_claim
+    from verify.claims import get_claim
 
     claim = get_claim(claim_id)
     cfg = claim.scales["quick"]
@@ -90,7 +90,7 @@ def test_finite_width_networks_reach_the_remainder_rule():
     """The remainder bound is the linearised model's; the slowest quick configuration (ρ = 0.4, 400 steps) at the
     smallest quick width must also fit its training labels to 10⁻³ of network_margins' resolution."""
     from theory import transitive as tt
-    from verify.core import get_claim
+    from verify.claims import get_claim
 
     claim = get_claim("transitive.network_margins")
     cfg = claim.scales["quick"]
