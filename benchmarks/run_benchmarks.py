@@ -163,7 +163,7 @@ def bench_strata_solvers() -> list[dict]:
     """Strata solvers per call: HW gluing, the family-criterion row, the Hessian at the sign flip, the certificate."""
     from solvers import strata as ss
     from theory import strata as ts
-    from verify.strata import q8_model_t
+    from solvers.strata import q8_model_t
 
     rng = np.random.default_rng(0)
     X = np.linalg.qr(rng.standard_normal((3, 3)) + 1j * rng.standard_normal((3, 3)))[0]
@@ -191,7 +191,7 @@ def bench_model_t(runs=(64, 256, 1024, 4096), d: int = 2) -> dict:
     Before the O(k) rewrite (residuals of all k² products formed, then contracted) a step at R = 256
     took 3.1 ms; the rewrite sums W_b W_b^* first and does the target contractions as BLAS tensordots.
     """
-    from verify.strata import q8_model_t
+    from solvers.strata import q8_model_t
 
     model, _, _ = q8_model_t(d)
     out = []

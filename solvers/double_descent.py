@@ -44,6 +44,7 @@ __all__ = [
     "dmft_response",
     "DMFTCorrelations",
     "dmft_correlations",
+    "fd_plot_theory",
 ]
 
 
@@ -423,3 +424,22 @@ def dmft_correlations(alpha: float, *, lam: float = 0.0, signal: float = 1.0, no
         raise SolverConvergenceError(str(exc), DMFTCorrelations(t, Cv, Kr @ Cv @ Kr.T + noise_r, exc.result["n_iter"],
                                                                 exc.result["step"])) from None
     return DMFTCorrelations(t, fp.x, Kr @ fp.x @ Kr.T + noise_r, fp.n_iter, fp.step)
+
+
+def fd_plot_theory(eigs: NDArray, *, temperature: float, dt: float, n_steps: int, wait_steps: NDArray,
+                   weights: NDArray) -> tuple[NDArray, NDArray]:
+    r"""Discrete-time Euler–Maruyama theory of the same plot, per Hessian mode κ (a = 1 − κ dt):
+    :math:`\chi = (1 - a^{n-n_w})/\kappa` (→ dt(n − n_w) at κ = 0) and
+    :math:`C = a^{n-n_w}\,2T\,dt\,(1-a^{2n_w})/(1-a^2)` (→ 2T dt n_w), averaged with ``weights``
+    (1/dim on the modes of the subspace)."""
+    tch, cc = [], []
+    a = 1 - eigs * dt
+    free = np.abs(eigs) < 1e-9
+    for nw in np.asarray(wait_steps, int):
+        lag = n_steps - nw
+        with np.errstate(divide="ignore", invalid="ignore"):
+            chi = np.where(free, dt * lag, (1 - a**lag) / np.where(free, 1, eigs))
+            var = np.where(free, 2 * temperature * dt * nw, 2 * temperature * dt * (1 - a ** (2 * nw)) / np.where(free, 1, 1 - a * a))
+        tch.append(temperature * np.sum(weights * chi))
+        cc.append(np.sum(weights * a**lag * var))
+    return np.array(tch), np.array(cc)

@@ -53,6 +53,8 @@ __all__ = [
     "local_entropy_curve",
     "ogp_gap",
     "ogp_threshold",
+    "annealed_storage",
+    "annealed_teacher_student",
 ]
 
 N_NODES = 401
@@ -769,3 +771,23 @@ def ogp_threshold(*, beta: float = math.inf, low: float = 0.70, high: float = 0.
         else:
             low = mid
     return 0.5 * (low + high)
+
+
+def annealed_storage(alpha: float, beta: float) -> tuple[float, float]:
+    r"""First moment at inverse temperature β, κ = 0: each pattern is an error with probability ½ for every W, so
+    :math:`\phi_{ann} = \ln2 + \alpha\ln\frac{1+e^{-\beta}}2` and :math:`\epsilon_t = e^{-\beta}/(1+e^{-\beta})`."""
+    eps = math.exp(-beta)
+    return math.log(2) + alpha * math.log((1 + eps) / 2), eps / (1 + eps)
+
+
+def annealed_teacher_student(alpha: float) -> tuple[float, float]:
+    r"""(entropy, ε_g) of the annealed version space at load α: the maximum over R of
+    :math:`H_2(\frac{1+R}2) + \alpha\ln(1-\arccos(R)/\pi)` (:mod:`theory.perceptron`) and arccos(R*)/π at its argmax."""
+    from scipy import optimize
+
+    def neg(r: float) -> float:
+        p = (1 + r) / 2
+        return -(-p * math.log(p) - (1 - p) * math.log(1 - p) + alpha * math.log(1 - math.acos(r) / math.pi))
+
+    res = optimize.minimize_scalar(neg, bounds=(1e-9, 1 - 1e-12), method="bounded", options={"xatol": 1e-12})
+    return -res.fun, math.acos(res.x) / math.pi

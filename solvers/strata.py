@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Callable, Sequence
 
 import numpy as np
@@ -27,6 +28,7 @@ from numpy.typing import ArrayLike, NDArray
 from scipy import optimize
 
 from solvers._errors import SolverConvergenceError
+from theory import strata as ts
 from theory._validation import ParameterError, check_int, check_range
 
 __all__ = [
@@ -39,6 +41,16 @@ __all__ = [
     "hessian",
     "zero_set_certificate",
     "ALPHA_0",
+    "q8_model_t",
+    "model_t_exact_table",
+    "polar",
+    "sign_flip_min_eigenvalue",
+    "nearest_homomorphism",
+    "q8_gluing_setup",
+    "gluing_objective",
+    "module_type",
+    "min_gluing",
+    "canonical_min_gluing",
 ]
 
 _EPS = np.finfo(float).eps
@@ -468,3 +480,140 @@ def zero_set_certificate(model: ModelT, WA: NDArray, WB: NDArray) -> tuple[NDArr
         alpha[idx] = a
         radius[idx] = 2 * beta if a <= ALPHA_0 else np.inf
     return radius, alpha
+
+
+# =========================================================================== Q8 instances (Model T, Model L)
+
+@lru_cache(maxsize=None)
+def q8_model_t(d: int) -> tuple[ModelT, int, dict[str, NDArray]]:
+    """Model T for Q8 with regions ⟨i⟩, ⟨j⟩ at width d ∈ {2, 3}; returns (model, index of c = −1, twists).
+
+    ``twists["A"]``, ``twists["B"]`` are the exact involutions of :func:`theory.strata.model_t_twists`
+    as complex arrays (2^d, d, d), in the order of :func:`theory.strata.model_t_cross_loss_table`.
+    """
+    G = ts.quaternion_group()
+    rho = np.array([np.array(m.evalf(), dtype=complex) for m in ts.q8_target(d)])
+    model = ModelT(rho, np.array(G.table), tuple(sorted(G.subgroup("i"))), tuple(sorted(G.subgroup("j"))))
+    tw = {k: np.array([np.array(P.evalf(), dtype=complex) for P in v]) for k, v in ts.model_t_twists(d).items()}
+    return model, G.index("-1"), tw
+
+
+@lru_cache(maxsize=None)
+def model_t_exact_table(d: int) -> dict[str, NDArray]:
+    rows = ts.model_t_cross_loss_table(d)
+    n = 2 ** d
+    get = lambda key: np.array([float(r[key]) for r in rows]).reshape(n, n)  # noqa: E731
+    return {k: get(k) for k in ("L_cross", "overlap", "gap", "r_max", "m_A", "m_B")} | {
+        "aligned": np.array([bool(r["aligned"]) for r in rows]).reshape(n, n)}
+
+
+def polar(X: NDArray, *, tol: float = 4 * float(_EPS), max_iter: int = 30) -> NDArray:
+    r"""Unitary polar factor by the Newton–Schulz iteration :math:`X \leftarrow X(3I - X^*X)/2`.
+
+    Quadratically convergent while :math:`\|X^*X - I\|_2 < 1`, which a small Riemannian step keeps;
+    iterates until :math:`\max\|X^*X - I\|_F \le` ``tol`` · 16 and raises otherwise (never returns a
+    non-unitary factor).
+    """
+    d = X.shape[-1]
+    eye = np.eye(d)
+    for _ in range(max_iter):
+        G = np.swapaxes(X.conj(), -1, -2) @ X
+        err = float(np.max(np.linalg.norm(G - eye, axis=(-2, -1))))
+        if err <= 16 * tol * d:
+            return X
+        if err >= 1:
+            raise ParameterError(f"polar: ||X*X - I|| = {err:.3g} >= 1; the step left the Newton–Schulz basin "
+                                 "(reduce lr)")
+        X = 0.5 * X @ (3 * eye - G)
+    raise ParameterError(f"polar: no convergence in {max_iter} Newton–Schulz iterations (error {err:.3g})")
+
+
+def sign_flip_min_eigenvalue(w_cross: float) -> tuple[float, float]:
+    """Smallest Riemannian-Hessian eigenvalue of L_loc + w_× L_× at the exact sign-flip twist (d = 2) and its error."""
+    model, _, _ = q8_model_t(2)
+    rho = model.rho
+    H, err = hessian(model, -rho[list(model.region_a)], rho[list(model.region_b)], w_cross, parametrisation="unitary")
+    return float(np.linalg.eigvalsh(H)[0]), err
+
+
+def nearest_homomorphism(rho: NDArray, generator: int, power_index: NDArray, order: int) -> tuple[NDArray, float]:
+    r"""Exact homomorphism of a cyclic region nearest to a trained module, and the distance δ (max Frobenius).
+
+    The generator's matrix is replaced by :math:`Z\,\mathrm{diag}(\omega^{k_i})Z^*` (Schur basis Z,
+    eigenvalues rounded to the nearest ``order``-th roots), element a by its ``power_index[a]``-th power.
+    """
+    from scipy.linalg import schur
+
+    T, Z = schur(rho[generator], output="complex")
+    lam = np.diag(T)
+    k = np.rint(np.angle(lam) * order / (2 * np.pi)) % order
+    gen = Z @ np.diag(np.exp(2j * np.pi * k / order)) @ Z.conj().T
+    exact = np.array([np.linalg.matrix_power(gen, int(e)) for e in power_index])
+    return exact, float(np.max(np.linalg.norm(rho - exact, axis=(-2, -1))))
+
+
+@lru_cache(maxsize=None)
+def q8_gluing_setup():
+    G = ts.quaternion_group()
+    A = tuple(sorted(G.subgroup("i")))
+    B = tuple(sorted(G.subgroup("j")))
+    powers_a = np.array([next(e for e in range(4) if G.power(G.index("i"), e) == a) for a in A])
+    powers_b = np.array([next(e for e in range(4) if G.power(G.index("j"), e) == b) for b in B])
+    return G, A, B, powers_a, powers_b
+
+
+def gluing_objective(rho_a: NDArray, rho_b: NDArray, U: NDArray) -> tuple[float, float, float]:
+    r"""Model L's gluing objective for Q8, :math:`J(U) = \tfrac12\|\rho_A(c) - U\rho_B(c)U^*\|^2 + L_\times(\rho_U)`.
+
+    :math:`\rho_U = \rho_A` on A and :math:`U\rho_BU^*` on B∖C, :math:`\rho_U(k) = \rho_U(i)\rho_U(j)`,
+    :math:`\rho_U(-k) = \rho_A(-1)\rho_U(k)`; :math:`L_\times` averages ½‖pred − ρ_U(gh)‖² over the 8 cross
+    pairs. Returns (J, overlap term, cross accuracy decoded against the 8 glued embeddings).
+    """
+    G, A, B, _, _ = q8_gluing_setup()
+    emb = {}
+    for a, M in zip(A, rho_a):
+        emb[a] = M
+    for b, M in zip(B, rho_b):
+        if b not in emb:
+            emb[b] = U @ M @ U.conj().T
+    i, j, k, c = (G.index(s) for s in ("i", "j", "k", "-1"))
+    emb[k] = emb[i] @ emb[j]
+    emb[G.index("-k")] = emb[c] @ emb[k]
+    overlap = 0.5 * np.linalg.norm(rho_a[A.index(c)] - U @ rho_b[B.index(c)] @ U.conj().T) ** 2
+    cross, right = 0.0, 0
+    keys = list(emb)
+    stack = np.array([emb[x] for x in keys])
+    C = set(A) & set(B)
+    pairs = [(a, b) for a in A if a not in C for b in B if b not in C]
+    for g, h in pairs + [(b, a) for a, b in pairs]:
+        pred = emb[g] @ emb[h]
+        cross += 0.5 * np.linalg.norm(pred - emb[G.mul(g, h)]) ** 2
+        right += int(keys[int(np.argmax(np.einsum("xij,ij->x", stack.conj(), pred).real))] == G.mul(g, h))
+    n = 2 * len(pairs)
+    return overlap + cross / n, overlap, right / n
+
+
+def module_type(rho: NDArray) -> str:
+    """'m1', 'traceless' or 'scalar' for a faithful Z4 module in U(2) (spec §2.5), from ρ(generator)'s eigenvalues."""
+    n = classify_stratum(rho, 4, tol=1e-4)
+    if n[1] + n[3] == 1:
+        return "m1"
+    return "traceless" if n[1] == n[3] == 1 else "scalar"
+
+
+def min_gluing(rho_a: NDArray, rho_b: NDArray, restarts: int, rng: np.random.Generator) -> tuple[float, float, float]:
+    best, U = minimise_over_unitary(lambda U: gluing_objective(rho_a, rho_b, U)[0], 2, rng=rng, restarts=restarts)
+    _, ov, acc = gluing_objective(rho_a, rho_b, U)
+    return best, ov, acc
+
+
+@lru_cache(maxsize=None)
+def canonical_min_gluing(class_a: tuple[int, ...], class_b: tuple[int, ...], restarts: int = 24) -> tuple[float, float, float]:
+    """min_U J for diagonal exact modules with Z4 multiplicity vectors ``class_a``, ``class_b`` (a class function)."""
+    _, A, B, pa, pb = q8_gluing_setup()
+    eig = lambda n: np.exp(2j * np.pi * np.array([k for k, m in enumerate(n) for _ in range(m)]) / 4)  # noqa: E731
+    ga, gb = np.diag(eig(class_a)), np.diag(eig(class_b))
+    rho_a = np.array([np.linalg.matrix_power(ga, int(e)) for e in pa])
+    rho_b = np.array([np.linalg.matrix_power(gb, int(e)) for e in pb])
+    rng = np.random.default_rng(list(class_a) + list(class_b))
+    return min_gluing(rho_a, rho_b, restarts, rng)

@@ -10,7 +10,7 @@ where ``se`` are 1-sigma statistical errors (independent replicates, sd/√R), `
 declared finite-size bias budget, and ``e`` error *bounds* that do not average out over replicates:
 round-off, solver tolerance, a proven asymptotic remainder, or a bias the run measures itself (the
 uncertainty of a known curvature, :func:`extrapolate_intercept`; the second-order bias of an inverted
-slope, :func:`verify.double_descent.inverse_slope_bias`). Calibration checks the measured kinds: a bound
+slope, :func:`inverse_slope_bias`). Calibration checks the measured kinds: a bound
 that is too small shows up as excess z > 1.96 over seeds.
 
 * Statistical element (σ > 0): :math:`z = \max(d - e, 0)/\sigma`, rejected when :math:`z > z^*` with
@@ -37,6 +37,8 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy import stats
 
+from theory._validation import ParameterError
+
 __all__ = [
     "z_star",
     "Z_POWER",
@@ -53,6 +55,7 @@ __all__ = [
     "binomial_interval",
     "InterceptFit",
     "extrapolate_intercept",
+    "inverse_slope_bias",
 ]
 
 #: one-sided normal quantile for 80 % power
@@ -347,3 +350,23 @@ def extrapolate_intercept(x: ArrayLike, means: ArrayLike, ses: ArrayLike, *, deg
     return InterceptFit(float(fit.coef[0]), float(fit.se[0]), float(fit.coef[1]), fit.chi2, len(x) - degree - 1,
                         float(fit.coef[2]) if degree == 2 else curv, float(fit.dof[0]),
                         float(abs(fit.rows[0] @ x**2) * curv_bound), float(fit.se[2]) if degree == 2 else 0.0)
+
+
+def inverse_slope_bias(x_hat: ArrayLike, x_exact: ArrayLike) -> float:
+    r"""Second-order bias of :math:`\hat X = -1/\hat s` for an unbiased slope estimate :math:`\hat s`, from
+    independent estimates ``x_hat`` (one per design) of the exact slopes ``x_exact``.
+
+    With :math:`f(s) = -1/s`, :math:`f'' = -2/s^3` and :math:`s = -1/X`, the delta method gives
+    :math:`\mathrm{E}\hat X - X \approx \tfrac12 f''(s)\,\mathrm{Var}\,\hat s = X^3\,\mathrm{Var}\,\hat s`
+    and :math:`\mathrm{Var}\,\hat X \approx f'(s)^2\,\mathrm{Var}\,\hat s = X^4\,\mathrm{Var}\,\hat s`, so
+
+    .. math:: \mathrm{E}\hat X - X \approx \mathrm{Var}(\hat X)/X,
+
+    estimated by the sample variance (ddof = 1) of ``x_hat − x_exact`` over :math:`|\overline{x_\mathrm{exact}}|`.
+    It does not shrink with the number of designs while the standard error of their mean does, so a mean over many
+    designs must carry it.
+    """
+    resid = np.asarray(x_hat, float) - np.asarray(x_exact, float)
+    if resid.ndim != 1 or resid.size < 2:
+        raise ParameterError(f"x_hat has shape {resid.shape}; need a 1-d array of at least 2 estimates")
+    return float(np.var(resid, ddof=1) / abs(np.mean(x_exact)))

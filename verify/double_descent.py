@@ -25,7 +25,7 @@ import sympy as sp
 
 from theory import double_descent as td
 from theory._validation import ParameterError, check_choice, check_int, check_range
-from verify._stats import extrapolate_intercept, stderr, weighted_least_squares
+from verify._stats import extrapolate_intercept, inverse_slope_bias, stderr, weighted_least_squares
 from verify.core import Claim, Estimate, Observation, register
 
 __all__ = ["DesignDraw", "draw_designs", "gradient_descent", "gradient_flow_limit"]
@@ -419,25 +419,6 @@ def fd_plot_measured(run: dict[str, NDArray], *, temperature: float, field: floa
     return temperature * chi, np.array(corr)
 
 
-def fd_plot_theory(eigs: NDArray, *, temperature: float, dt: float, n_steps: int, wait_steps: NDArray,
-                   weights: NDArray) -> tuple[NDArray, NDArray]:
-    r"""Discrete-time Euler–Maruyama theory of the same plot, per Hessian mode κ (a = 1 − κ dt):
-    :math:`\chi = (1 - a^{n-n_w})/\kappa` (→ dt(n − n_w) at κ = 0) and
-    :math:`C = a^{n-n_w}\,2T\,dt\,(1-a^{2n_w})/(1-a^2)` (→ 2T dt n_w), averaged with ``weights``
-    (1/dim on the modes of the subspace)."""
-    tch, cc = [], []
-    a = 1 - eigs * dt
-    free = np.abs(eigs) < 1e-9
-    for nw in np.asarray(wait_steps, int):
-        lag = n_steps - nw
-        with np.errstate(divide="ignore", invalid="ignore"):
-            chi = np.where(free, dt * lag, (1 - a**lag) / np.where(free, 1, eigs))
-            var = np.where(free, 2 * temperature * dt * nw, 2 * temperature * dt * (1 - a ** (2 * nw)) / np.where(free, 1, 1 - a * a))
-        tch.append(temperature * np.sum(weights * chi))
-        cc.append(np.sum(weights * a**lag * var))
-    return np.array(tch), np.array(cc)
-
-
 def fd_slope(t_chi: NDArray, corr: NDArray) -> float:
     """X = −d(Tχ)/dC over the waiting times, as the inverse of the least-squares slope of C on Tχ.
 
@@ -447,26 +428,6 @@ def fd_slope(t_chi: NDArray, corr: NDArray) -> float:
     (:func:`inverse_slope_bias`).
     """
     return float(-1.0 / np.polyfit(t_chi, corr, 1)[0])
-
-
-def inverse_slope_bias(x_hat: ArrayLike, x_exact: ArrayLike) -> float:
-    r"""Second-order bias of :math:`\hat X = -1/\hat s` for an unbiased slope estimate :math:`\hat s`, from
-    independent estimates ``x_hat`` (one per design) of the exact slopes ``x_exact``.
-
-    With :math:`f(s) = -1/s`, :math:`f'' = -2/s^3` and :math:`s = -1/X`, the delta method gives
-    :math:`\mathrm{E}\hat X - X \approx \tfrac12 f''(s)\,\mathrm{Var}\,\hat s = X^3\,\mathrm{Var}\,\hat s`
-    and :math:`\mathrm{Var}\,\hat X \approx f'(s)^2\,\mathrm{Var}\,\hat s = X^4\,\mathrm{Var}\,\hat s`, so
-
-    .. math:: \mathrm{E}\hat X - X \approx \mathrm{Var}(\hat X)/X,
-
-    estimated by the sample variance (ddof = 1) of ``x_hat − x_exact`` over :math:`|\overline{x_\mathrm{exact}}|`.
-    It does not shrink with the number of designs while the standard error of their mean does, so a mean over many
-    designs must carry it.
-    """
-    resid = np.asarray(x_hat, float) - np.asarray(x_exact, float)
-    if resid.ndim != 1 or resid.size < 2:
-        raise ParameterError(f"x_hat has shape {resid.shape}; need a 1-d array of at least 2 estimates")
-    return float(np.var(resid, ddof=1) / abs(np.mean(x_exact)))
 
 
 @register
@@ -520,7 +481,7 @@ class FDSlopes(Claim):
             else:
                 wts = np.einsum("ia,ij,ja->a", vecs, proj, vecs)
                 wts /= wts.sum()
-            plot_t = fd_plot_theory(eigs, temperature=p.temperature, dt=cfg.dt, n_steps=n_steps, wait_steps=waits,
+            plot_t = sd.fd_plot_theory(eigs, temperature=p.temperature, dt=cfg.dt, n_steps=n_steps, wait_steps=waits,
                                     weights=wts)
             predicted.append(fd_slope(*plot_t))
             # the design-averaged FD plot, for the figure

@@ -640,13 +640,6 @@ class ThermoParams:
             check_range("betas", b, low=0, low_open=True, high=20)
 
 
-def _annealed_storage(alpha: float, beta: float) -> tuple[float, float]:
-    r"""First moment at inverse temperature β, κ = 0: each pattern is an error with probability ½ for every W, so
-    :math:`\phi_{ann} = \ln2 + \alpha\ln\frac{1+e^{-\beta}}2` and :math:`\epsilon_t = e^{-\beta}/(1+e^{-\beta})`."""
-    eps = math.exp(-beta)
-    return math.log(2) + alpha * math.log((1 + eps) / 2), eps / (1 + eps)
-
-
 @register
 class EnumerationThermodynamics(Claim):
     id = "perceptron.enumeration_thermodynamics"
@@ -683,7 +676,7 @@ class EnumerationThermodynamics(Claim):
                         error_bound=1e-9)
 
     def rival(self, p: ThermoParams) -> Estimate:
-        ann = [_annealed_storage(p.alpha, b) for b in p.betas]
+        ann = [sp_.annealed_storage(p.alpha, b) for b in p.betas]
         return Estimate([math.log(2) * (1 - p.alpha), *[a[0] for a in ann], ann[-1][1]])
 
     def simulate(self, p: ThermoParams, cfg: EnumConfig, rng: np.random.Generator) -> Observation:
@@ -770,19 +763,6 @@ class TeacherEnumParams:
             raise ParameterError("alphas = (): at least one asserted load is needed")
 
 
-def annealed_teacher_student_state(alpha: float) -> tuple[float, float]:
-    r"""(entropy, ε_g) of the annealed version space at load α: the maximum over R of
-    :math:`H_2(\frac{1+R}2) + \alpha\ln(1-\arccos(R)/\pi)` (:mod:`theory.perceptron`) and arccos(R*)/π at its argmax."""
-    from scipy import optimize
-
-    def neg(r: float) -> float:
-        p = (1 + r) / 2
-        return -(-p * math.log(p) - (1 - p) * math.log(1 - p) + alpha * math.log(1 - math.acos(r) / math.pi))
-
-    res = optimize.minimize_scalar(neg, bounds=(1e-9, 1 - 1e-12), method="bounded", options={"xatol": 1e-12})
-    return -res.fun, math.acos(res.x) / math.pi
-
-
 @register
 class TeacherStudentEnumeration(Claim):
     id = "perceptron.teacher_student_enumeration"
@@ -823,7 +803,7 @@ class TeacherStudentEnumeration(Claim):
 
     @staticmethod
     def _annealed(alphas) -> list[float]:
-        states = [annealed_teacher_student_state(a) for a in alphas]
+        states = [sp_.annealed_teacher_student(a) for a in alphas]
         return [*[s[0] for s in states], *[s[1] for s in states]]
 
     def theory(self, p: TeacherEnumParams) -> Estimate:
@@ -944,7 +924,7 @@ class MetropolisEquilibrium(Claim):
         return Estimate([sp_.rs_storage(p.alpha, beta=b).train_error for b in p.betas], error_bound=1e-9)
 
     def rival(self, p: GibbsParams) -> Estimate:
-        return Estimate([_annealed_storage(p.alpha, b)[1] for b in p.betas])
+        return Estimate([sp_.annealed_storage(p.alpha, b)[1] for b in p.betas])
 
     def simulate(self, p: GibbsParams, cfg: MetropolisConfig, rng: np.random.Generator) -> Observation:
         x = 1.0 / np.array(cfg.sizes, float)

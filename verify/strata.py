@@ -31,16 +31,12 @@ from verify._stats import binomial_interval
 from verify.core import Claim, Estimate, Observation, register
 
 __all__ = [
-    "q8_model_t",
     "TwistConfig",
     "train_model_t",
-    "polar",
     "twist_labels",
     "model_t_bounds",
     "ModuleConfig",
     "train_modules",
-    "nearest_homomorphism",
-    "gluing_objective",
 ]
 
 REFERENCE = "Q8 strata seed paper (2026); reconstruction in the strata spec"
@@ -48,54 +44,12 @@ EPS = float(np.finfo(float).eps)
 
 
 # =========================================================================== Model T
-@lru_cache(maxsize=None)
-def q8_model_t(d: int) -> tuple[ss.ModelT, int, dict[str, NDArray]]:
-    """Model T for Q8 with regions ⟨i⟩, ⟨j⟩ at width d ∈ {2, 3}; returns (model, index of c = −1, twists).
-
-    ``twists["A"]``, ``twists["B"]`` are the exact involutions of :func:`theory.strata.model_t_twists`
-    as complex arrays (2^d, d, d), in the order of :func:`theory.strata.model_t_cross_loss_table`.
-    """
-    G = ts.quaternion_group()
-    rho = np.array([np.array(m.evalf(), dtype=complex) for m in ts.q8_target(d)])
-    model = ss.ModelT(rho, np.array(G.table), tuple(sorted(G.subgroup("i"))), tuple(sorted(G.subgroup("j"))))
-    tw = {k: np.array([np.array(P.evalf(), dtype=complex) for P in v]) for k, v in ts.model_t_twists(d).items()}
-    return model, G.index("-1"), tw
-
-
-@lru_cache(maxsize=None)
-def _exact_table(d: int) -> dict[str, NDArray]:
-    rows = ts.model_t_cross_loss_table(d)
-    n = 2 ** d
-    get = lambda key: np.array([float(r[key]) for r in rows]).reshape(n, n)  # noqa: E731
-    return {k: get(k) for k in ("L_cross", "overlap", "gap", "r_max", "m_A", "m_B")} | {
-        "aligned": np.array([bool(r["aligned"]) for r in rows]).reshape(n, n)}
-
-
-def polar(X: NDArray, *, tol: float = 4 * EPS, max_iter: int = 30) -> NDArray:
-    r"""Unitary polar factor by the Newton–Schulz iteration :math:`X \leftarrow X(3I - X^*X)/2`.
-
-    Quadratically convergent while :math:`\|X^*X - I\|_2 < 1`, which a small Riemannian step keeps;
-    iterates until :math:`\max\|X^*X - I\|_F \le` ``tol`` · 16 and raises otherwise (never returns a
-    non-unitary factor).
-    """
-    d = X.shape[-1]
-    eye = np.eye(d)
-    for _ in range(max_iter):
-        G = np.swapaxes(X.conj(), -1, -2) @ X
-        err = float(np.max(np.linalg.norm(G - eye, axis=(-2, -1))))
-        if err <= 16 * tol * d:
-            return X
-        if err >= 1:
-            raise ParameterError(f"polar: ||X*X - I|| = {err:.3g} >= 1; the step left the Newton–Schulz basin "
-                                 "(reduce lr)")
-        X = 0.5 * X @ (3 * eye - G)
-    raise ParameterError(f"polar: no convergence in {max_iter} Newton–Schulz iterations (error {err:.3g})")
 
 
 def _riemannian_step(W: NDArray, G: NDArray, lr: float) -> NDArray:
     r"""Riemannian GD on :math:`U(d)`: grad :math:`= W\,\mathrm{skew}(W^*G)`, then the polar retraction."""
     M = np.swapaxes(W.conj(), -1, -2) @ G
-    return polar(W - lr * W @ (0.5 * (M - np.swapaxes(M.conj(), -1, -2))))
+    return ss.polar(W - lr * W @ (0.5 * (M - np.swapaxes(M.conj(), -1, -2))))
 
 
 def train_model_t(model: ss.ModelT, WA: NDArray, WB: NDArray, *, steps: int, lr: float,
@@ -247,7 +201,7 @@ def _twist_certificate(model: ss.ModelT, c: int, tw: dict[str, NDArray], WA: NDA
 
 
 def _within_only_runs(p: TwistParams, cfg: TwistConfig, rng: np.random.Generator, record_every: int = 0):
-    model, c, tw = q8_model_t(p.d)
+    model, c, tw = ss.q8_model_t(p.d)
     WA, WB = _gaussian_init(model, cfg.runs, cfg.init_scale, rng)
     WA, WB, hist, trained = train_until_settled(
         model, WA, WB, lambda wa, wb: _twist_certificate(model, c, tw, wa, wb)[3], steps=cfg.steps,
@@ -280,7 +234,7 @@ class PlateauHeights(Claim):
 
     def simulate(self, p: TwistParams, cfg: TwistConfig, rng: np.random.Generator) -> Observation:
         model, out, la, lb, consistent, hist = _within_only_runs(p, cfg, rng, record_every=max(cfg.steps // 50, 1))
-        tab = _exact_table(p.d)
+        tab = ss.model_t_exact_table(p.d)
         height = np.where(consistent, tab["L_cross"][la, lb], np.nan)  # NaN (a failure) if uncertified
         top = 2 * p.d
         is_top = np.isclose(height, top)
@@ -328,7 +282,7 @@ class OverlapIdentity(Claim):
 
     def simulate(self, p: TwistParams, cfg: TwistConfig, rng: np.random.Generator) -> Observation:
         model, out, la, lb, consistent = _within_only_runs(p, cfg, rng)
-        tab = _exact_table(p.d)
+        tab = ss.model_t_exact_table(p.d)
         c_gap = np.where(consistent, tab["gap"][la, lb], np.nan)
         aligned = tab["aligned"][la, lb]
         slack = out["L_cross"] - c_gap
@@ -381,12 +335,12 @@ class BasinFrequencies(Claim):
         if not consistent.all():
             raise RuntimeError(f"{np.count_nonzero(~consistent)} of {cfg.runs} runs did not converge to a certified "
                                "twist; raise steps")
-        tab = _exact_table(p.d)
+        tab = ss.model_t_exact_table(p.d)
         h = tab["L_cross"][la, lb]
         R = cfg.runs
         freq = np.array([np.mean(np.isclose(h, v)) for v in (0, 2, 4)])
         se = np.sqrt(freq * (1 - freq) / R)
-        _, _, tw = q8_model_t(p.d)
+        _, _, tw = ss.q8_model_t(p.d)
         scal = lambda tws, lab: np.array([np.allclose(tws[k], np.eye(p.d)) or np.allclose(tws[k], -np.eye(p.d))  # noqa: E731
                                           for k in lab])
         sA = scal(tw["A"], la).mean() / 2
@@ -439,15 +393,7 @@ def _sign_flip_start(model: ss.ModelT, runs: int, eps: float, rng: np.random.Gen
     WB = np.broadcast_to(rho[list(model.region_b)], (runs,) + rho[list(model.region_b)].shape).copy()
     WA += eps / math.sqrt(2) * (rng.standard_normal(WA.shape) + 1j * rng.standard_normal(WA.shape))
     WB += eps / math.sqrt(2) * (rng.standard_normal(WB.shape) + 1j * rng.standard_normal(WB.shape))
-    return (polar(WA), polar(WB)) if unitary else (WA, WB)
-
-
-def sign_flip_min_eigenvalue(w_cross: float) -> tuple[float, float]:
-    """Smallest Riemannian-Hessian eigenvalue of L_loc + w_× L_× at the exact sign-flip twist (d = 2) and its error."""
-    model, _, _ = q8_model_t(2)
-    rho = model.rho
-    H, err = ss.hessian(model, -rho[list(model.region_a)], rho[list(model.region_b)], w_cross, parametrisation="unitary")
-    return float(np.linalg.eigvalsh(H)[0]), err
+    return (ss.polar(WA), ss.polar(WB)) if unitary else (WA, WB)
 
 
 @register
@@ -470,7 +416,7 @@ class SignFlipStability(Claim):
         return [CrossWeight(w_cross=w) for w in ws]
 
     def simulate(self, p: CrossWeight, cfg: EscapeConfig, rng: np.random.Generator) -> Observation:
-        model, _, _ = q8_model_t(2)
+        model, _, _ = ss.q8_model_t(2)
         WA, WB = _sign_flip_start(model, cfg.runs, cfg.perturbation, rng, unitary=True)
         WA, WB, hist = train_model_t(model, WA, WB, steps=cfg.steps, lr=cfg.lr, w_cross=p.w_cross,
                                      parametrisation="unitary", record_every=max(cfg.steps // 60, 1))
@@ -478,7 +424,7 @@ class SignFlipStability(Claim):
         # "on the plateau": the twist is critical on U(d), so staying costs O(ε²) ≈ 1e-6 in L_×, while leaving
         # drops it by ≥ 1; any threshold between the two separates them — 0.01
         stayed = np.abs(l_x - 4) < 0.01
-        lam, err = sign_flip_min_eigenvalue(p.w_cross)
+        lam, err = ss.sign_flip_min_eigenvalue(p.w_cross)
         if abs(lam) <= err:
             raise ParameterError(f"w_cross = {p.w_cross} is at the stability threshold (λ_min = {lam:.3g} ± {err:.1g})")
         predicted = 1.0 if lam > 0 else 0.0
@@ -522,7 +468,7 @@ class Escape(Claim):
     def simulate(self, p: CrossWeight, cfg: EscapeConfig, rng: np.random.Generator) -> Observation:
         if 0.5 < p.w_cross < 1:
             raise ParameterError(f"w_cross = {p.w_cross} is inside (1/2, 1), where this claim makes no prediction")
-        model, c, _ = q8_model_t(2)
+        model, c, _ = ss.q8_model_t(2)
         WA, WB = _sign_flip_start(model, cfg.runs, cfg.perturbation, rng, unitary=False)
 
         def settled(wa, wb):
@@ -602,7 +548,7 @@ class Certificate(Claim):
         and the measured ones both lie in the interval these expansions allow (plus round-off), so the
         interval's width bounds |measured − theory|.
         """
-        model, _, _ = q8_model_t(2)
+        model, _, _ = ss.q8_model_t(2)
         rho = model.rho
         sign_a = 1.0 if p.kind == "right" else -1.0
         WA0, WB0 = sign_a * rho[list(model.region_a)], rho[list(model.region_b)]
@@ -755,89 +701,6 @@ def _local_table(G: ts.FiniteGroup, region: tuple[int, ...]) -> NDArray:
     return np.array([[pos[G.mul(a, b)] for b in region] for a in region])
 
 
-def nearest_homomorphism(rho: NDArray, generator: int, power_index: NDArray, order: int) -> tuple[NDArray, float]:
-    r"""Exact homomorphism of a cyclic region nearest to a trained module, and the distance δ (max Frobenius).
-
-    The generator's matrix is replaced by :math:`Z\,\mathrm{diag}(\omega^{k_i})Z^*` (Schur basis Z,
-    eigenvalues rounded to the nearest ``order``-th roots), element a by its ``power_index[a]``-th power.
-    """
-    from scipy.linalg import schur
-
-    T, Z = schur(rho[generator], output="complex")
-    lam = np.diag(T)
-    k = np.rint(np.angle(lam) * order / (2 * np.pi)) % order
-    gen = Z @ np.diag(np.exp(2j * np.pi * k / order)) @ Z.conj().T
-    exact = np.array([np.linalg.matrix_power(gen, int(e)) for e in power_index])
-    return exact, float(np.max(np.linalg.norm(rho - exact, axis=(-2, -1))))
-
-
-@lru_cache(maxsize=None)
-def _q8_gluing_setup():
-    G = ts.quaternion_group()
-    A = tuple(sorted(G.subgroup("i")))
-    B = tuple(sorted(G.subgroup("j")))
-    powers_a = np.array([next(e for e in range(4) if G.power(G.index("i"), e) == a) for a in A])
-    powers_b = np.array([next(e for e in range(4) if G.power(G.index("j"), e) == b) for b in B])
-    return G, A, B, powers_a, powers_b
-
-
-def gluing_objective(rho_a: NDArray, rho_b: NDArray, U: NDArray) -> tuple[float, float, float]:
-    r"""Model L's gluing objective for Q8, :math:`J(U) = \tfrac12\|\rho_A(c) - U\rho_B(c)U^*\|^2 + L_\times(\rho_U)`.
-
-    :math:`\rho_U = \rho_A` on A and :math:`U\rho_BU^*` on B∖C, :math:`\rho_U(k) = \rho_U(i)\rho_U(j)`,
-    :math:`\rho_U(-k) = \rho_A(-1)\rho_U(k)`; :math:`L_\times` averages ½‖pred − ρ_U(gh)‖² over the 8 cross
-    pairs. Returns (J, overlap term, cross accuracy decoded against the 8 glued embeddings).
-    """
-    G, A, B, _, _ = _q8_gluing_setup()
-    emb = {}
-    for a, M in zip(A, rho_a):
-        emb[a] = M
-    for b, M in zip(B, rho_b):
-        if b not in emb:
-            emb[b] = U @ M @ U.conj().T
-    i, j, k, c = (G.index(s) for s in ("i", "j", "k", "-1"))
-    emb[k] = emb[i] @ emb[j]
-    emb[G.index("-k")] = emb[c] @ emb[k]
-    overlap = 0.5 * np.linalg.norm(rho_a[A.index(c)] - U @ rho_b[B.index(c)] @ U.conj().T) ** 2
-    cross, right = 0.0, 0
-    keys = list(emb)
-    stack = np.array([emb[x] for x in keys])
-    C = set(A) & set(B)
-    pairs = [(a, b) for a in A if a not in C for b in B if b not in C]
-    for g, h in pairs + [(b, a) for a, b in pairs]:
-        pred = emb[g] @ emb[h]
-        cross += 0.5 * np.linalg.norm(pred - emb[G.mul(g, h)]) ** 2
-        right += int(keys[int(np.argmax(np.einsum("xij,ij->x", stack.conj(), pred).real))] == G.mul(g, h))
-    n = 2 * len(pairs)
-    return overlap + cross / n, overlap, right / n
-
-
-def module_type(rho: NDArray) -> str:
-    """'m1', 'traceless' or 'scalar' for a faithful Z4 module in U(2) (spec §2.5), from ρ(generator)'s eigenvalues."""
-    n = ss.classify_stratum(rho, 4, tol=1e-4)
-    if n[1] + n[3] == 1:
-        return "m1"
-    return "traceless" if n[1] == n[3] == 1 else "scalar"
-
-
-def _min_gluing(rho_a: NDArray, rho_b: NDArray, restarts: int, rng: np.random.Generator) -> tuple[float, float, float]:
-    best, U = ss.minimise_over_unitary(lambda U: gluing_objective(rho_a, rho_b, U)[0], 2, rng=rng, restarts=restarts)
-    _, ov, acc = gluing_objective(rho_a, rho_b, U)
-    return best, ov, acc
-
-
-@lru_cache(maxsize=None)
-def canonical_min_gluing(class_a: tuple[int, ...], class_b: tuple[int, ...], restarts: int = 24) -> tuple[float, float, float]:
-    """min_U J for diagonal exact modules with Z4 multiplicity vectors ``class_a``, ``class_b`` (a class function)."""
-    _, A, B, pa, pb = _q8_gluing_setup()
-    eig = lambda n: np.exp(2j * np.pi * np.array([k for k, m in enumerate(n) for _ in range(m)]) / 4)  # noqa: E731
-    ga, gb = np.diag(eig(class_a)), np.diag(eig(class_b))
-    rho_a = np.array([np.linalg.matrix_power(ga, int(e)) for e in pa])
-    rho_b = np.array([np.linalg.matrix_power(gb, int(e)) for e in pb])
-    rng = np.random.default_rng(list(class_a) + list(class_b))
-    return _min_gluing(rho_a, rho_b, restarts, rng)
-
-
 @dataclass(frozen=True, kw_only=True)
 class GluingParams:
     """Model L on Q8 at d = 2 (regions ⟨i⟩, ⟨j⟩)."""
@@ -874,21 +737,21 @@ class GluingByPairType(Claim):
         return [GluingParams()]
 
     def simulate(self, p: GluingParams, cfg: ModuleConfig, rng: np.random.Generator) -> Observation:
-        G, A, B, pa, pb = _q8_gluing_setup()
+        G, A, B, pa, pb = ss.q8_gluing_setup()
         ra, rb = rng.spawn(2)
         mods, kept = {}, {}
         for name, region, powers, r in (("A", A, pa, ra), ("B", B, pb, rb)):
             W, acc, defect = train_modules(_local_table(G, region), 2, cfg.modules, cfg, r)
             ok = (acc == 1.0) & (defect < cfg.defect_tol)
             gen = region.index(G.index("i" if name == "A" else "j"))
-            mods[name] = [(W[m], nearest_homomorphism(W[m], gen, powers, 4)) for m in np.nonzero(ok)[0]]
+            mods[name] = [(W[m], ss.nearest_homomorphism(W[m], gen, powers, 4)) for m in np.nonzero(ok)[0]]
             kept[name] = float(ok.mean())
         ga, gb = A.index(G.index("i")), B.index(G.index("j"))
         ca, cb = A.index(G.index("-1")), B.index(G.index("-1"))
         groups: dict[str, dict[str, list]] = {"A": {}, "B": {}}
         for name, gen in (("A", ga), ("B", gb)):
             for w, (e, dlt) in mods[name]:
-                groups[name].setdefault(module_type(e[gen]), []).append((w, e, dlt))
+                groups[name].setdefault(ss.module_type(e[gen]), []).append((w, e, dlt))
         # stratified pairing: every pair type present gets up to `pairs_per_type` disjoint pairs, so the rare
         # glueable (traceless, traceless) type is tested whenever both regions produced one
         pairs = [(ka, kb, x, y) for ka in sorted(groups["A"]) for kb in sorted(groups["B"])
@@ -899,9 +762,9 @@ class GluingByPairType(Claim):
         by_type: dict[str, list] = {}
         for (ka, kb, (wa, ea, da), (wb, eb, db)), r in zip(pairs, rng.spawn(len(pairs))):
             na, nb = ss.classify_stratum(ea[ga], 4), ss.classify_stratum(eb[gb], 4)
-            j_min, ov, acc = _min_gluing(wa, wb, cfg.restarts, r)
+            j_min, ov, acc = ss.min_gluing(wa, wb, cfg.restarts, r)
             meas.append(j_min)
-            theo.append(canonical_min_gluing(na, nb)[0])
+            theo.append(ss.canonical_min_gluing(na, nb)[0])
             # solver tolerance: both minima come from BFGS at gtol 1e-6 (value error ≤ g²/2μ ≪ 1e-6 for the
             # curvatures here); pair types differ by ≥ 0.5, so 2e-6 decides nothing it should not
             bound.append(_lipschitz_bound(max(da, db), 2) + 2e-6)

@@ -75,7 +75,7 @@ def test_minimise_over_unitary_raises_when_no_start_converges():
 # --------------------------------------------------------------------------- Model T
 @pytest.fixture(scope="module")
 def model():
-    from verify.strata import q8_model_t
+    from solvers.strata import q8_model_t
 
     return q8_model_t(2)
 

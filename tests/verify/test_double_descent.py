@@ -147,7 +147,8 @@ def test_langevin_twins_equal_explicit_noisy_twins():
 
 
 def test_fd_theory_slope_is_one_half_on_free_modes_and_one_minus_kappa_dt_over_two_for_stationary_modes():
-    from verify.double_descent import fd_plot_theory, fd_slope
+    from solvers.double_descent import fd_plot_theory
+    from verify.double_descent import fd_slope
 
     waits = np.array([500, 600, 700, 800, 900, 1000])
     free = fd_slope(*fd_plot_theory(np.zeros(5), temperature=0.2, dt=0.02, n_steps=1000, wait_steps=waits,
@@ -167,7 +168,8 @@ def test_inverse_slope_bias_predicts_the_mean_of_minus_one_over_a_noisy_least_sq
     −1.0 SE from the prediction)."""
     from scipy import stats
 
-    from verify.double_descent import fd_slope, inverse_slope_bias
+    from verify._stats import inverse_slope_bias
+    from verify.double_descent import fd_slope
 
     rng = np.random.default_rng(20261130)
     x_true, draws = 0.5, 20_000

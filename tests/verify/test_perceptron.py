@@ -7,6 +7,7 @@ import pytest
 from scipy import stats
 
 from theory._validation import ParameterError
+from solvers import perceptron as sp_
 from verify import perceptron as vp
 
 
@@ -158,17 +159,17 @@ def test_critical_load_is_the_last_satisfiable_load():
         assert counts[m_c - 1] > 0 and (m_c == 2 * n or counts[m_c] == 0)
 
 
-def test_annealed_teacher_student_state_maximises_the_exact_potential():
+def test_annealed_teacher_student_maximises_the_exact_potential():
     """The bounded scalar maximiser agrees with the SymPy potential of the exact layer at its argmax, and the
     potential's zero (Lyuu–Rivin, 1.4479664) is where the maximal entropy crosses 0."""
     from theory import perceptron as tp
 
-    ent, eg = vp.annealed_teacher_student_state(1.0)
+    ent, eg = sp_.annealed_teacher_student(1.0)
     r_star = math.cos(math.pi * eg)
     assert float(tp.annealed_teacher_student_potential(r_star, 1.0)) == pytest.approx(ent, abs=1e-12)
     assert float(tp.annealed_teacher_student_potential(r_star + 1e-4, 1.0)) < ent
     assert float(tp.annealed_teacher_student_potential(r_star - 1e-4, 1.0)) < ent
-    assert vp.annealed_teacher_student_state(1.4479664 - 1e-4)[0] > 0 > vp.annealed_teacher_student_state(1.4479664 + 1e-4)[0]
+    assert sp_.annealed_teacher_student(1.4479664 - 1e-4)[0] > 0 > sp_.annealed_teacher_student(1.4479664 + 1e-4)[0]
 
 
 def test_teacher_student_enumeration_asserts_alpha_one_half_and_only_reports_alpha_one():

@@ -3,6 +3,7 @@ import numpy as np
 import pytest
 
 from theory._validation import ParameterError
+from solvers import strata as ss
 from verify import strata as vs
 
 EPS = np.finfo(float).eps
@@ -11,16 +12,16 @@ EPS = np.finfo(float).eps
 def test_polar_returns_unitary_and_refuses_far_points():
     rng = np.random.default_rng(0)
     X = vs._haar((5,), 3, rng)
-    Y = vs.polar(X + 1e-3 * rng.standard_normal(X.shape))
+    Y = ss.polar(X + 1e-3 * rng.standard_normal(X.shape))
     assert np.abs(np.swapaxes(Y.conj(), -1, -2) @ Y - np.eye(3)).max() <= 64 * EPS
     with pytest.raises(ParameterError, match="Newton–Schulz"):
-        vs.polar(3 * X)
+        ss.polar(3 * X)
 
 
 def test_riemannian_step_stays_on_the_unitary_group_and_descends():
-    model, _, _ = vs.q8_model_t(2)
+    model, _, _ = ss.q8_model_t(2)
     rng = np.random.default_rng(1)
-    WA, WB = vs.polar(vs._haar((4, 4), 2, rng)), vs.polar(vs._haar((4, 4), 2, rng))
+    WA, WB = ss.polar(vs._haar((4, 4), 2, rng)), ss.polar(vs._haar((4, 4), 2, rng))
     l0 = model.total_loss(WA, WB, 0.0)
     WA2, WB2, _ = vs.train_model_t(model, WA, WB, steps=50, lr=0.02, parametrisation="unitary")
     assert np.abs(np.swapaxes(WA2.conj(), -1, -2) @ WA2 - np.eye(2)).max() <= 64 * EPS
@@ -32,7 +33,7 @@ def test_riemannian_step_stays_on_the_unitary_group_and_descends():
     ({"lr": 0.02, "parametrisation": "polar"}, "parametrisation"),
 ])
 def test_train_model_t_rejects_bad_arguments(kwargs, match):
-    model, _, _ = vs.q8_model_t(2)
+    model, _, _ = ss.q8_model_t(2)
     W = np.zeros((1, 4, 2, 2), complex)
     with pytest.raises(ParameterError, match=match):
         vs.train_model_t(model, W, W, steps=1, **kwargs)
@@ -54,7 +55,7 @@ def test_modules_learn_exact_homomorphisms_of_z4():
     good = (acc == 1) & (defect < 1e-6)
     # spec §2.5: 87 % of modules become exact homomorphisms; P(≤ 7 of 16 | p = 0.87) = 5e-5 (false alarm)
     assert good.mean() >= 0.5
-    exact, delta = vs.nearest_homomorphism(W[np.argmax(good)], 1, np.arange(4), 4)
+    exact, delta = ss.nearest_homomorphism(W[np.argmax(good)], 1, np.arange(4), 4)
     assert delta < 1e-6
     assert np.abs(exact[1] @ exact[1] - exact[2]).max() <= 64 * EPS
 
@@ -62,22 +63,22 @@ def test_modules_learn_exact_homomorphisms_of_z4():
 def test_gluing_minimum_is_a_class_function():
     """min_U J is unchanged when either module is conjugated (what lets the claim compare trained pairs
     with canonical representatives)."""
-    _, A, B, pa, pb = vs._q8_gluing_setup()
-    value = vs.canonical_min_gluing((0, 1, 0, 1), (1, 1, 0, 0))[0]
+    _, A, B, pa, pb = ss.q8_gluing_setup()
+    value = ss.canonical_min_gluing((0, 1, 0, 1), (1, 1, 0, 0))[0]
     rng = np.random.default_rng(3)
     ga = np.diag(np.exp(2j * np.pi * np.array([1, 3]) / 4))
     gb = np.diag(np.exp(2j * np.pi * np.array([0, 1]) / 4))
     V, U = vs._haar((), 2, rng), vs._haar((), 2, rng)
     rho_a = np.array([V @ np.linalg.matrix_power(ga, int(e)) @ V.conj().T for e in pa])
     rho_b = np.array([U @ np.linalg.matrix_power(gb, int(e)) @ U.conj().T for e in pb])
-    best, _, _ = vs._min_gluing(rho_a, rho_b, 8, rng)
+    best, _, _ = ss.min_gluing(rho_a, rho_b, 8, rng)
     assert abs(best - value) <= 2e-6 and abs(value - 3.5) <= 2e-6
 
 
 def test_train_until_settled_trains_on_only_the_unsettled_runs():
     from verify.strata import _gaussian_init, train_model_t, train_until_settled
 
-    model, _, _ = vs.q8_model_t(2)
+    model, _, _ = ss.q8_model_t(2)
     WA, WB = _gaussian_init(model, 4, 0.5, np.random.default_rng(0))
 
     def settled(wa, wb):  # runs 0 and 1 settle at once, runs 2 and 3 never
