@@ -1,6 +1,6 @@
 r"""Storage keys that follow the code a point executes.
 
-A point's key (:func:`point_key`) digests the claim id and version, its params and config, the base seed
+A point's key (:func:`point_key`) digests the claim id, its params and config, the base seed
 and :func:`study_code_digest`: the :func:`numerical_source_fingerprint` of every module of this project
 that the claim's study module imports, directly or not (:func:`import_closure`), plus the core
 (:mod:`verify.core` and :mod:`verify._seeding`, and what they import). Editing any code a study executes
@@ -158,15 +158,15 @@ def study_code_digest(claim_module: str, root: Path | None = None) -> str:
 
 
 def point_key(claim: Any, params: Any, config: Any, base_seed: int) -> str:
-    """Storage key of one point: digest of everything its numbers depend on (claim id and version,
+    """Storage key of one point: digest of everything its numbers depend on (claim id,
     params, config, base seed, and the code its study executes)."""
-    return digest({"claim": claim.id, "version": claim.version, "params": params, "config": config,
-                   "base_seed": int(base_seed), "code": study_code_digest(type(claim).__module__)})[:32]
+    return digest({"claim": claim.id, "params": params, "config": config, "base_seed": int(base_seed),
+                   "code": study_code_digest(type(claim).__module__)})[:32]
 
 
 def design_key(claim: Any, scale: str) -> str:
-    """Digest of everything a claim's numbers at ``scale`` depend on except the base seed (claim id and
-    version, its sweep, config and the code its study executes): two calibration batches with the same key
+    """Digest of everything a claim's numbers at ``scale`` depend on except the base seed (claim id, its
+    sweep, config and the code its study executes): two calibration batches with the same key
     calibrate the same design, so their seeds pool."""
-    return digest({"claim": claim.id, "version": claim.version, "params": list(claim.sweep(scale)),
-                   "config": claim.config(scale), "code": study_code_digest(type(claim).__module__)})[:32]
+    return digest({"claim": claim.id, "params": list(claim.sweep(scale)), "config": claim.config(scale),
+                   "code": study_code_digest(type(claim).__module__)})[:32]

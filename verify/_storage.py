@@ -2,7 +2,7 @@
 
 Layout under the results root::
 
-    <claim id>/<scale>/points/<key>.json   one sweep point (theory, simulation, rival, seeds, timing)
+    <claim id>/<scale>/points/<key>.json   one sweep point (theory, simulation, rivals, seeds, timing)
     <claim id>/<scale>/points/<key>.npz    its arrays for figures (if any)
     <claim id>/<scale>/verdict.json        the verdict over the sweep
     report.md, report.json                 the last report
@@ -156,12 +156,12 @@ class ResultStore:
         path = self._dir(verdict.claim, verdict.scale) / "verdict.json"
         d = verdict.to_dict(with_points=False)
         d["point_keys"] = [p.key for p in verdict.points]
-        # per-point z scores live in the verdict (they depend on the whole sweep through m)
-        d["point_assessment"] = {p.key: {k: v for k, v in p.info.items() if k.startswith("_")} for p in verdict.points}
+        # per-point assessments live in the verdict (they depend on the whole sweep through m)
+        d["point_assessment"] = {p.key: p.assessment.to_dict() for p in verdict.points if p.assessment is not None}
         self._write_checked(path, d)
 
     def load_verdict(self, claim_id: str, scale: str) -> Any | None:
-        from verify.core import Verdict
+        from verify.core import PointAssessment, RivalOutcome, Verdict
 
         got = self._read_checked(self._dir(claim_id, scale) / "verdict.json")
         if got is None:
@@ -173,11 +173,13 @@ class ResultStore:
             p = self.load_point(claim_id, scale, key)
             if p is None:
                 return None
-            p.info.update(assessment.get(key, {}))
+            if key in assessment:
+                p.assessment = PointAssessment.from_dict(assessment[key])
             points.append(p)
         # non-finite floats are stored as the strings "inf", "-inf", "nan" (strict JSON)
-        for name in ("z_max", "z_star", "rival_z_max", "delta_min_ratio", "alpha", "elapsed"):
+        for name in ("z_max", "z_star", "delta_min_ratio", "relevance_ratio", "alpha", "elapsed"):
             d[name] = float(d[name])
+        d["rivals"] = [RivalOutcome.from_dict(r) for r in d["rivals"]]
         return Verdict(points=points, **d)
 
     def verdict_paths(self, scale: str | None = None) -> list[Path]:

@@ -26,7 +26,7 @@ from scipy import linalg
 from solvers import augmentation as sa
 from theory._validation import ParameterError, check_choice, check_int, check_range
 from verify._stats import extrapolate_intercept, mean_and_stderr
-from verify.core import Claim, Estimate, Observation, register
+from verify.core import Claim, Estimate, Observation, Rival, register
 
 __all__ = ["draw_feature_weights", "fit_readout", "simulate_test_error", "SizeConfig", "AugParams",
            "size_extrapolated_error"]
@@ -341,7 +341,7 @@ class RandomFeatureCurve(_EquivalentClaim):
     statement = ("Random-feature ridge (erf, ReLU) trained on k = 4 Gaussian-noised copies per sample: the clean test "
                  "MSE, extrapolated to d → ∞ at fixed n/d and p/d, equals the two-group deterministic equivalent at "
                  "every p/n.")
-    rival_statement = "Augmentation is plain ridge with λ + s² (noise-as-Tikhonov, exact only for linear features at k = ∞)."
+    rivals = (Rival("tikhonov", "Augmentation is plain ridge with λ + s² (noise-as-Tikhonov, exact only for linear features at k = ∞).", nearest=True),)
     reference = f"{REFERENCE} §2.3, §2.5"
     scales = {"quick": SizeConfig(base_d=100, seeds=40), "paper": SizeConfig(base_d=150, seeds=96)}
 
@@ -349,7 +349,7 @@ class RandomFeatureCurve(_EquivalentClaim):
         return [AugParams(activation=act, p_over_d=r, n_over_d=1.0, lam=1e-2, k=4, strength=0.5)
                 for act in ("erf", "relu") for r in (0.5, 1.0, 2.0)]
 
-    def rival(self, p: AugParams) -> Estimate:
+    def rival(self, name: str, p: AugParams) -> Estimate:
         return _ridge_rival(p)
 
 
@@ -358,14 +358,14 @@ class LinearSampleCurve(_EquivalentClaim):
     id = "augmentation.learning_curve_samples"
     statement = ("Linear features, k = 2 noisy copies: the test MSE against n/d follows the two-group deterministic "
                  "equivalent (1/q a cubic in q, spec §2.4), including the bump where nk crosses d.")
-    rival_statement = "Augmentation is plain ridge with λ + s² at every k (true only at k = ∞)."
+    rivals = (Rival("tikhonov", "Augmentation is plain ridge with λ + s² at every k (true only at k = ∞).", nearest=True),)
     reference = f"{REFERENCE} §2.3–2.4 (P4, P5)"
     scales = {"quick": SizeConfig(base_d=100, seeds=128), "paper": SizeConfig(base_d=200, seeds=256)}
 
     def sweep(self, scale: str) -> list[AugParams]:
         return [AugParams(activation="linear", n_over_d=r, lam=1e-2, k=2, strength=0.3) for r in (0.25, 0.5, 1.0, 2.0)]
 
-    def rival(self, p: AugParams) -> Estimate:
+    def rival(self, name: str, p: AugParams) -> Estimate:
         return _ridge_rival(p)
 
 
@@ -376,7 +376,7 @@ class FiniteCopies(Claim):
                  "expected augmented loss (paired on the same data) follows the two-group equivalent at every k: "
                  "non-monotone at small k (E_2 > E_1: a bump once nk crosses d) and falling like 1/k "
                  "(k·(E_k − E_∞) → constant).")
-    rival_statement = "Finite k equals infinite k (E_k − E_∞ = 0): copies only average the noise out of the gradient."
+    rivals = (Rival("infinite_k", "Finite k equals infinite k (E_k − E_∞ = 0): copies only average the noise out of the gradient.", nearest=True),)
     reference = f"{REFERENCE} §2.1 (Helmert: random penalty of mean (1 − 1/k)C̄), §3 P2, P4"
     Params = AugParams
     Config = SizeConfig
@@ -392,7 +392,7 @@ class FiniteCopies(Claim):
     def theory(self, p: AugParams) -> Estimate:
         return Estimate(_equivalent(p) - _equivalent(p, k=math.inf))
 
-    def rival(self, p: AugParams) -> Estimate:
+    def rival(self, name: str, p: AugParams) -> Estimate:
         return Estimate(0.0)
 
     def simulate(self, p: AugParams, cfg: SizeConfig, rng: np.random.Generator) -> Observation:
@@ -408,14 +408,14 @@ class PeakShift(_EquivalentClaim):
     id = "augmentation.peak_shift"
     statement = ("At small ridge (λ = 3·10⁻³) the interpolation peak of erf random features trained on k = 2 noisy "
                  "copies sits at p = nk = 2n, not at p = n: the test MSE at p/n = 1, 2, 3 follows the k = 2 equivalent.")
-    rival_statement = "The peak stays at p = n (a single noisy copy, k = 1, at the same s²)."
+    rivals = (Rival("single_copy_peak", "The peak stays at p = n (a single noisy copy, k = 1, at the same s²).", nearest=True),)
     reference = f"{REFERENCE} §3 P3"
     scales = {"quick": SizeConfig(base_d=60, seeds=128), "paper": SizeConfig(base_d=100, seeds=192)}
 
     def sweep(self, scale: str) -> list[AugParams]:
         return [AugParams(activation="erf", n_over_d=1.0, p_over_d=r, lam=3e-3, k=2, strength=0.5) for r in (1.0, 2.0, 3.0)]
 
-    def rival(self, p: AugParams) -> Estimate:
+    def rival(self, name: str, p: AugParams) -> Estimate:
         return predicted(p, k=1)
 
 
@@ -436,8 +436,8 @@ class VersusRidge(Claim):
     statement = ("For erf random features, input-noise augmentation (k = 32 copies, λ₀ = 10⁻³, s² tuned) beats tuned "
                  "ridge when p = n and loses when p = 4n; the paired difference E_aug − E_ridge equals the "
                  "equivalent's at both widths.")
-    rival_statement = ("Augmentation is ridge with λ₀ + s², so tuned augmentation can never beat tuned ridge "
-                       "(difference E_ridge(λ₀ + s*²) − E_ridge(λ*) ≥ 0).")
+    rivals = (Rival("tikhonov", "Augmentation is ridge with λ₀ + s², so tuned augmentation can never beat tuned ridge "
+                       "(difference E_ridge(λ₀ + s*²) − E_ridge(λ*) ≥ 0).", nearest=True),)
     reference = f"{REFERENCE} §3 P6 (C̄ ∝ Δ₁W + Δ*I scales with the feature covariance)"
     Params = TunedParams
     Config = SizeConfig
@@ -453,7 +453,7 @@ class VersusRidge(Claim):
         _, e_aug, _, e_ridge = p.tuned()
         return Estimate(e_aug - e_ridge)
 
-    def rival(self, p: TunedParams) -> Estimate:
+    def rival(self, name: str, p: TunedParams) -> Estimate:
         s2, _, lam, e_ridge = p.tuned()
         return Estimate(_equivalent(p, noise_var=0.0, k=1, lam=p.lam + s2) - e_ridge)
 
@@ -471,7 +471,7 @@ class MaskingAsNoise(_EquivalentClaim):
     statement = ("Inverted-dropout masking (keep probability κ = 0.8, k = 4) of isotropic Gaussian inputs acts on "
                  "linear, ReLU and erf features like additive Gaussian noise with s² = (1 − κ)/κ: the test MSE "
                  "equals that equivalent.")
-    rival_statement = "Masking Gaussian inputs does not regularise: plain ridge at the same λ."
+    rivals = (Rival("plain_ridge", "Masking Gaussian inputs does not regularise: plain ridge at the same λ."),)
     reference = f"{REFERENCE} §3 P9 (C(x) = ((1−κ)/κ)diag(x²) concentrates on ((1−κ)/κ)I)"
     scales = {"quick": SizeConfig(base_d=100, seeds=56), "paper": SizeConfig(base_d=150, seeds=96)}
 
@@ -479,7 +479,7 @@ class MaskingAsNoise(_EquivalentClaim):
         return [AugParams(activation=act, family="mask", n_over_d=1.0, p_over_d=r, lam=1e-2, k=4, strength=0.8)
                 for act, r in (("linear", 1.0), ("relu", 2.0), ("erf", 2.0))]
 
-    def rival(self, p: AugParams) -> Estimate:
+    def rival(self, name: str, p: AugParams) -> Estimate:
         return predicted(p, noise_var=0.0, k=1)
 
 
@@ -489,7 +489,7 @@ class AnisotropicShift(_EquivalentClaim):
     statement = ("Anisotropic additive noise with a mean shift (x̃ = 0.8x + ξ, ξ ~ N(0, S), S on the low-variance "
                  "directions of a decaying Σ), linear features: the test MSE at k = 1, 4, ∞ equals the equivalent "
                  "built from Ω_m = c²Σ, C̄ = S, θ_m = cΣβ.")
-    rival_statement = "The mean shift does not matter (the same equivalent with c = 1)."
+    rivals = (Rival("shift_ignored", "The mean shift does not matter (the same equivalent with c = 1).", nearest=True),)
     reference = f"{REFERENCE} §2.2, §3 P10"
     scales = {"quick": SizeConfig(base_d=100, seeds=64), "paper": SizeConfig(base_d=200, seeds=128)}
 
@@ -497,7 +497,7 @@ class AnisotropicShift(_EquivalentClaim):
         return [AugParams(activation="linear", family="aniso", spectrum="decay", n_over_d=2.0, lam=1e-2, k=k,
                           strength=0.5, shift=0.8) for k in (1, 4, math.inf)]
 
-    def rival(self, p: AugParams) -> Estimate:
+    def rival(self, name: str, p: AugParams) -> Estimate:
         return predicted(p, shift=1.0)
 
 
@@ -507,7 +507,7 @@ class GlobalScalingFailure(_EquivalentClaim):
     statement = ("Global random rescaling x̃ = ξx (E ξ = 1, Var ξ = v), linear features, decaying Σ, k = ∞: the test "
                  "MSE is that of the sample-reweighted ridge μ((μ² + v)Σ̂ + λ)⁻¹Xᵀy/n — the per-sample form, "
                  "because C(x) = v·xxᵀ has rank one and (1/n)ΣC(x_i) = vΣ̂ does not concentrate on vΣ.")
-    rival_statement = "The C̄-only deterministic equivalent (penalty vΣ), which is right for incoherent augmentations."
+    rivals = (Rival("mean_covariance_only", "The C̄-only deterministic equivalent (penalty vΣ), which is right for incoherent augmentations.", nearest=True),)
     reference = f"{REFERENCE} §2.7"
     scales = {"quick": SizeConfig(base_d=100, seeds=40), "paper": SizeConfig(base_d=200, seeds=96)}
 
@@ -515,7 +515,7 @@ class GlobalScalingFailure(_EquivalentClaim):
         return [AugParams(activation="linear", family="scale", spectrum="decay", n_over_d=r, lam=1e-2, k=math.inf,
                           strength=1.0) for r in (0.5, 2.0)]
 
-    def rival(self, p: AugParams) -> Estimate:
+    def rival(self, name: str, p: AugParams) -> Estimate:
         return predicted(p, exact_scaling=False)
 
 
@@ -593,7 +593,7 @@ class HelmertIdentity(Claim):
     statement = ("For any features and any augmentation, the ridge readout on k copies equals — to round-off — ridge "
                  "on the copy-averaged features plus the random penalty Ŵ = (1/(nk))Σ w_ir w_irᵀ of the Helmert "
                  "contrasts (exact algebra, H ᵀH = I).")
-    rival_statement = "Training on k copies is ridge on the averaged features (the contrasts carry no penalty)."
+    rivals = (Rival("average_only", "Training on k copies is ridge on the averaged features (the contrasts carry no penalty).", nearest=True),)
     reference = f"{REFERENCE} §2.1 (exact reformulation)"
     Params = HelmertParams
     Config = DrawConfig
@@ -614,7 +614,7 @@ class HelmertIdentity(Claim):
         helm = np.concatenate([o[1] for o in out])
         avg = np.concatenate([o[2] for o in out])
         bound = np.concatenate([np.full(len(o[0]), o[3]) for o in out])
-        return Observation(Estimate(direct), theory=Estimate(helm, 0.0, bound), rival=Estimate(avg),
+        return Observation(Estimate(direct), theory=Estimate(helm, 0.0, bound), rivals={"average_only": Estimate(avg)},
                            info={"max_abs_difference": float(np.max(np.abs(direct - helm))),
                                  "max_bound": float(bound.max()),
                                  "max_rival_difference": float(np.max(np.abs(direct - avg)))})

@@ -258,7 +258,7 @@ def calibration_row(claim: Claim, runs: Sequence[Sequence], *, scale: str = "qui
     body, ratios = [], []
     for s, pts in zip(seed_indices, runs):
         v = assess(claim, pts, scale=scale, alpha=alpha)
-        if v.status == "FAIL":
+        if v.theory_rejected:  # a refuted finding whose paper statement escapes is a missed rival, not a false alarm
             fa.append(s)
         if not v.rival_rejected:
             unrejected.append(s)
@@ -352,8 +352,8 @@ def _body_counts(points) -> tuple[int, int]:
     """(statistical elements, elements with z > Z_BODY) of one assessed run."""
     m = k = 0
     for p in points:
-        z = np.atleast_1d(np.asarray(p.info["_z"], float))
-        stat = np.broadcast_to(np.asarray(p.info["_statistical"], bool), z.shape)
+        z = np.asarray(p.assessment.z, float)
+        stat = np.asarray(p.assessment.statistical, bool)
         m += int(stat.sum())
         k += int(np.count_nonzero(z[stat] > Z_BODY))
     return m, k
@@ -457,7 +457,7 @@ def compare_stores(first: ResultStore | str | Path, second: ResultStore | str | 
 
     Points are matched by run identity (claim, params, seed entropy), which does not depend on the code, so the
     same claims run by two versions of the code into two stores are paired although their keys differ. Each
-    pair is read with its checksums verified and compared field by field (theory, measured, rival, bias, info,
+    pair is read with its checksums verified and compared field by field (theory, measured, rivals, info,
     seeds, error) through their canonical JSON, whose float reprs are exact, and array by array (dtype, shape,
     bytes); only the wall time and the key may differ.
 

@@ -13,7 +13,7 @@
     gentheory figures [--style neurips|icml|...] [--format pdf png svg] [--out DIR] [--scale S]
     gentheory compare DIR_A DIR_B [--scale S] [--json]  (did an edit change any stored number? exit 1 if so)
 
-``run`` writes ``<results>/report.md`` and ``report.json`` and exits 1 unless every claim PASSes.
+``run`` writes ``<results>/report.md`` and ``report.json`` and exits 1 unless every claim PASSes (or is REFUTED, a refuted finding holding as registered).
 """
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ from typing import Sequence
 from verify._seeding import to_jsonable
 from verify._storage import ResultStore
 from verify.claims import all_claims, claim_ids
+from verify.core import SUCCESS
 from verify.figures import STYLES, MissingResultsError, export_figures
 from verify.report import render_json, render_markdown
 from verify.runner import EXECUTORS, run_claims
@@ -124,7 +125,8 @@ def build_parser() -> argparse.ArgumentParser:
 def _cmd_list(args: argparse.Namespace) -> int:
     claims = all_claims()
     if args.json:
-        print(json.dumps({"claims": [{"id": c.id, "statement": c.statement, "rival": c.rival_statement,
+        print(json.dumps({"claims": [{"id": c.id, "statement": c.statement,
+                                      "rivals": [dataclasses.asdict(r) for r in c.rivals],
                                       "reference": c.reference} for c in claims]}, indent=1))
     else:
         for c in claims:
@@ -166,7 +168,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         for v in verdicts:
             print(v)
         print(f"report: {store.root / 'report.md'}")
-    return 0 if all(v.status == "PASS" for v in verdicts) else 1
+    return 0 if all(v.status in SUCCESS for v in verdicts) else 1
 
 
 def _cmd_calibrate(args: argparse.Namespace) -> int:

@@ -8,13 +8,24 @@ A :class:`Claim` is one falsifiable statement of a paper. It declares
   scales ``"quick"`` (seconds; tests, CI) and ``"paper"`` (figure quality);
 * ``theory(params)`` — the prediction, an :class:`Estimate` (stderr 0 where exact; an
   ``error_bound`` for round-off or solver tolerance);
-* ``rival(params)`` — a plausible *wrong* prediction that the same data must reject;
+* ``rivals`` — one or more named alternative predictions (:class:`Rival`), each of which the same data
+  must reject; at least one is the *nearest plausible* alternative a referee would raise
+  (``nearest=True``). ``rival(name, params)`` computes them;
 * ``simulate(params, config, rng)`` — an :class:`Observation` of the simulated quantity;
 * ``sweep(scale)`` — the canonical grid for the report and the figures.
 
+A **refuted finding** is a claim one of whose rivals is the paper's own statement (``Rival(...,
+paper=True)``) and whose ``statement`` is the corrected one the data support: its verdict is REFUTED when
+the paper's prediction is rejected and the corrected one passes, and FAIL when either changes.
+
 Some statements are conditional on a realised sample (the exact risk curve *of this design*); such a
-claim's ``simulate`` returns the conditional theory and rival inside its :class:`Observation`, so
+claim's ``simulate`` returns the conditional theory and rivals inside its :class:`Observation`, so
 prediction and simulation always describe the same draw.
+
+**Relevance rule.** ``relevance`` (relative) and ``relevance_abs`` set the smallest discrepancy that must be
+detectable. It is at most half the distance between the theory and its nearest rival where they differ most
+(so a PASS means the data separate them); a claim that needs another scale says why in ``relevance_note``.
+:func:`verify.runner.assess` records the ratio (``Verdict.relevance_ratio``) and a test enforces it.
 
 Concrete claims stay small: shared behaviour lives in functions (:mod:`verify._stats`,
 :mod:`verify.runner`), not in a class tower.
@@ -34,15 +45,21 @@ from verify._seeding import to_jsonable
 __all__ = [
     "Estimate",
     "Observation",
+    "Rival",
     "Claim",
+    "PointAssessment",
     "PointResult",
+    "RivalOutcome",
     "Verdict",
     "register",
     "REGISTRY",
     "STATUSES",
+    "SUCCESS",
 ]
 
-STATUSES = ("PASS", "FAIL", "UNDERPOWERED", "ERROR")
+STATUSES = ("PASS", "REFUTED", "FAIL", "UNDERPOWERED", "ERROR")
+#: statuses the main job counts as success (a refuted finding is an expected outcome)
+SUCCESS = ("PASS", "REFUTED")
 
 
 def _as_value(x: ArrayLike) -> float | NDArray:
@@ -131,9 +148,12 @@ class Observation:
     ----------
     measured : Estimate
         The simulated quantity.
-    theory, rival : Estimate, optional
-        Predictions conditional on the realised sample (for claims about a given draw); when None,
-        the claim's unconditional ``theory(params)`` / ``rival(params)`` are used.
+    theory : Estimate, optional
+        The prediction conditional on the realised sample (for claims about a given draw); when None, the
+        claim's unconditional ``theory(params)`` is used.
+    rivals : dict of str to Estimate, optional
+        Rival predictions conditional on the realised sample, by rival name; a rival not given here comes from
+        the claim's ``rival(name, params)``.
     aux : dict of str to ndarray
         Arrays kept for figures (stored as NPZ, never pickled).
     info : dict
@@ -142,9 +162,38 @@ class Observation:
 
     measured: Estimate
     theory: Estimate | None = None
-    rival: Estimate | None = None
+    rivals: Mapping[str, Estimate] = field(default_factory=dict)
     aux: Mapping[str, NDArray] = field(default_factory=dict)
     info: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Rival:
+    """An alternative prediction the data must reject.
+
+    Attributes
+    ----------
+    name : str
+        Identifier (a Python name), e.g. ``"first_order"``.
+    statement : str
+        What the alternative says, in the paper's symbols.
+    nearest : bool
+        The nearest plausible alternative a referee would raise (a competing theory, the first-order or
+        continuous-time approximation, the neighbouring exponent, the equilibrium answer); the relevance
+        rule is stated against it. Every claim has at least one.
+    paper : bool
+        The paper's own statement, which the data contradict: the claim is a refuted finding and its
+        ``statement`` is the corrected one.
+    """
+
+    name: str
+    statement: str
+    nearest: bool = False
+    paper: bool = False
+
+    def __post_init__(self) -> None:
+        if not self.name.isidentifier():
+            raise ValueError(f"rival name {self.name!r} is not an identifier")
 
 
 class Claim(abc.ABC):
@@ -155,33 +204,33 @@ class Claim(abc.ABC):
     id : str
         ``"study.name"``.
     statement : str
-        The claim in one sentence, in the paper's symbols.
-    rival_statement : str
-        The plausible wrong prediction that the data must reject.
+        The claim in one sentence, in the paper's symbols (for a refuted finding: the corrected statement).
+    rivals : tuple of Rival
+        Alternatives the same data must reject; at least one ``nearest``, at most one ``paper``.
     reference : str
         Paper, equation / theorem, or the spec section for derived results.
     Params, Config : type
         Frozen dataclasses; ``scales`` maps ``"quick"``/``"paper"`` to a ``Config``.
     relevance : float
         Smallest *relative* discrepancy that matters (power requirement); ``relevance_abs`` adds an
-        absolute floor.
+        absolute floor. See the relevance rule in the module docstring.
+    relevance_note : str
+        Why the relevance departs from half the distance to the nearest rival, if it does.
     labels : tuple of str
         Names of the components when the value is a vector (for reports and CSV).
-    version : int
-        Bump when the claim's computation changes, so stored results are recomputed.
     """
 
     id: ClassVar[str]
     statement: ClassVar[str]
-    rival_statement: ClassVar[str]
+    rivals: ClassVar[tuple[Rival, ...]]
     reference: ClassVar[str]
     Params: ClassVar[type]
     Config: ClassVar[type]
     scales: ClassVar[dict[str, Any]]
     relevance: ClassVar[float] = 0.05
     relevance_abs: ClassVar[float] = 0.0
+    relevance_note: ClassVar[str] = ""
     labels: ClassVar[tuple[str, ...]] = ()
-    version: ClassVar[int] = 1
 
     @abc.abstractmethod
     def sweep(self, scale: str) -> list[Any]:
@@ -191,23 +240,38 @@ class Claim(abc.ABC):
         """Unconditional prediction. Claims about a realised sample return it from ``simulate``."""
         raise NotImplementedError(f"{self.id}: theory is conditional on the sample; see simulate()")
 
-    def rival(self, params: Any) -> Estimate:
-        """Unconditional rival prediction."""
-        raise NotImplementedError(f"{self.id}: rival is conditional on the sample; see simulate()")
+    def rival(self, name: str, params: Any) -> Estimate:
+        """Unconditional prediction of the rival ``name``. Claims about a realised sample return it from
+        ``simulate``."""
+        raise NotImplementedError(f"{self.id}: rival {name!r} is conditional on the sample; see simulate()")
 
     @abc.abstractmethod
     def simulate(self, params: Any, config: Any, rng: np.random.Generator) -> Observation:
         """Run the simulation for one sweep point."""
-
-    def bias(self, params: Any, config: Any) -> float | NDArray:
-        """Declared finite-size bias budget (1-sigma-like scale added in quadrature); 0 by default."""
-        return 0.0
 
     def config(self, scale: str) -> Any:
         try:
             return self.scales[scale]
         except KeyError:
             raise ValueError(f"scale = {scale!r} is not one of {tuple(self.scales)} for claim {self.id}") from None
+
+    def params_from_dict(self, d: Mapping[str, Any]) -> Any:
+        """The claim's ``Params`` rebuilt from its stored JSON form (lists back to tuples)."""
+        fields = {f.name: f for f in dataclasses.fields(self.Params)}
+        unknown = set(d) - set(fields)
+        if unknown:
+            raise ValueError(f"{self.id}: stored params have fields {sorted(unknown)} that {self.Params.__name__} "
+                             "does not")
+
+        def back(v: Any) -> Any:
+            return tuple(back(x) for x in v) if isinstance(v, list) else v
+
+        return self.Params(**{k: back(v) for k, v in d.items()})
+
+    @property
+    def refuted_rival(self) -> Rival | None:
+        """The paper's statement this claim refutes, if it is a refuted finding."""
+        return next((r for r in self.rivals if r.paper), None)
 
     def __repr__(self) -> str:
         return f"<Claim {self.id}>"
@@ -225,47 +289,97 @@ def register(cls: type[Claim]) -> type[Claim]:
         raise ValueError(f"claim id {cid!r} must have the form 'study.name'")
     if cid in REGISTRY and type(REGISTRY[cid]).__qualname__ != cls.__qualname__:
         raise ValueError(f"claim id {cid!r} registered twice")
-    for attr in ("statement", "rival_statement", "reference", "Params", "Config", "scales"):
+    for attr in ("statement", "rivals", "reference", "Params", "Config", "scales"):
         if not hasattr(cls, attr):
             raise TypeError(f"claim {cid} lacks the class attribute {attr!r}")
+    names = [r.name for r in cls.rivals]
+    if not names or len(set(names)) != len(names):
+        raise TypeError(f"claim {cid}: rivals {names} must be one or more, with distinct names")
+    if sum(r.paper for r in cls.rivals) > 1:
+        raise TypeError(f"claim {cid}: at most one rival is the paper's refuted statement")
     REGISTRY[cid] = cls()
     return cls
 
 
 @dataclass
+class PointAssessment:
+    """How one point's numbers compare with the theory and each rival (depends on the whole sweep through z*).
+
+    Attributes
+    ----------
+    score : float
+        Largest normalised discrepancy from the theory (> 1 rejects it): z/z* for statistical elements, d/e for
+        deterministic ones.
+    z : list of float
+        z of every element against the theory.
+    statistical : list of bool
+        Which elements carry a standard error.
+    delta_min : list of float
+        Smallest discrepancy each element detects with probability 0.8 (plus its error bound).
+    relevance : list of float
+        The declared relevance at each element.
+    rival_z : dict of str to list of float
+        z of every element against each rival (NaN where the rival makes no prediction).
+    rival_rejected : dict of str to bool
+        Whether this point rejects each rival.
+    """
+
+    score: float
+    z: list[float]
+    statistical: list[bool]
+    delta_min: list[float]
+    relevance: list[float]
+    rival_z: dict[str, list[float]]
+    rival_rejected: dict[str, bool]
+
+    def to_dict(self) -> dict[str, Any]:
+        return to_jsonable(dataclasses.asdict(self))
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "PointAssessment":
+        def floats(v: Any) -> list[float]:
+            return [float(x) for x in np.atleast_1d(np.asarray(v, dtype=float))]
+
+        return cls(float(d["score"]), floats(d["z"]), [bool(x) for x in np.atleast_1d(d["statistical"])],
+                   floats(d["delta_min"]), floats(d["relevance"]), {k: floats(v) for k, v in d["rival_z"].items()},
+                   {k: bool(v) for k, v in d["rival_rejected"].items()})
+
+
+@dataclass
 class PointResult:
-    """Everything computed at one sweep point (stored as JSON + NPZ)."""
+    """Everything computed at one sweep point (stored as JSON + NPZ); ``assessment`` is filled by
+    :func:`verify.runner.assess` and stored with the verdict."""
 
     claim: str
     params: dict[str, Any]
     theory: Estimate
     measured: Estimate
-    rival: Estimate
-    bias: float | NDArray
+    rivals: dict[str, Estimate]
     info: dict[str, Any]
     seed_entropy: list[int]
     elapsed: float
     key: str
     aux: dict[str, NDArray] = field(default_factory=dict)
     error: str | None = None
+    assessment: PointAssessment | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        d = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "aux"}
-        for k in ("theory", "measured", "rival"):
+        d = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name not in ("aux", "assessment")}
+        for k in ("theory", "measured"):
             d[k] = getattr(self, k).to_dict()
+        d["rivals"] = {name: est.to_dict() for name, est in self.rivals.items()}
         d["aux_keys"] = sorted(self.aux)
         return to_jsonable(d)
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any], aux: Mapping[str, NDArray] | None = None) -> "PointResult":
-        bias = d["bias"]
         return cls(
             claim=d["claim"],
             params=dict(d["params"]),
             theory=Estimate.from_dict(d["theory"]),
             measured=Estimate.from_dict(d["measured"]),
-            rival=Estimate.from_dict(d["rival"]),
-            bias=np.asarray(bias, float) if isinstance(bias, list) else float(bias),
+            # stores written before rivals were named hold one unnamed "rival" (read by gentheory compare)
+            rivals={name: Estimate.from_dict(e) for name, e in (d["rivals"] if "rivals" in d else {"rival": d["rival"]}).items()},
             info=dict(d.get("info", {})),
             seed_entropy=list(d["seed_entropy"]),
             elapsed=float(d["elapsed"]),
@@ -276,18 +390,36 @@ class PointResult:
 
 
 @dataclass
+class RivalOutcome:
+    """One rival over a sweep: its statement, whether the data reject it, and how strongly."""
+
+    name: str
+    statement: str
+    nearest: bool
+    paper: bool
+    rejected: bool
+    z_max: float
+    points_rejected: int
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "RivalOutcome":
+        return cls(str(d["name"]), str(d["statement"]), bool(d["nearest"]), bool(d["paper"]), bool(d["rejected"]),
+                   float(d["z_max"]), int(d["points_rejected"]))
+
+
+@dataclass
 class Verdict:
     """The outcome of checking one claim over its sweep.
 
-    ``status`` is PASS (no point rejected the theory, the rival was rejected, and the check is
-    powered for the declared relevance), FAIL (some point rejected the theory), UNDERPOWERED (no
-    rejection, but the data could not have detected a relevant discrepancy, or could not reject the
-    rival), or ERROR (the simulation raised).
+    ``status`` is PASS (no point rejected the theory, every rival was rejected, and the check is powered for
+    the declared relevance), REFUTED (the same for a refuted finding: the paper's statement is rejected and
+    the corrected one passes), FAIL (some point rejected the theory, or a refuted finding's paper statement
+    is no longer rejected), UNDERPOWERED (no rejection, but the data could not have detected a relevant
+    discrepancy, or could not reject a rival), or ERROR (the simulation raised).
     """
 
     claim: str
     statement: str
-    rival_statement: str
     reference: str
     scale: str
     status: str
@@ -296,24 +428,35 @@ class Verdict:
     z_star: float
     m: int
     alpha: float
-    rival_rejected: bool
-    rival_z_max: float
-    rival_points_rejected: int
+    rivals: list[RivalOutcome]
     delta_min_ratio: float
+    relevance_ratio: float
     points: list[PointResult]
     elapsed: float
     provenance: dict[str, Any] = field(default_factory=dict)
     message: str = ""
 
+    @property
+    def rival_rejected(self) -> bool:
+        """Every rival rejected by the data."""
+        return all(r.rejected for r in self.rivals)
+
+    @property
+    def theory_rejected(self) -> bool:
+        """Some point rejects the theory (a false alarm when the theory is right)."""
+        return any(p.assessment is not None and p.assessment.score > 1 for p in self.points)
+
     def to_dict(self, *, with_points: bool = True) -> dict[str, Any]:
         d = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "points"}
+        d["rivals"] = [dataclasses.asdict(r) for r in self.rivals]
         if with_points:
-            d["points"] = [p.to_dict() for p in self.points]
+            d["points"] = [p.to_dict() | {"assessment": None if p.assessment is None else p.assessment.to_dict()}
+                           for p in self.points]
         return to_jsonable(d)
 
     def summary_row(self) -> dict[str, Any]:
         """One row of the report: the worst point's theory, simulation and z."""
-        worst = max(self.points, key=lambda p: p.info.get("_score", 0.0), default=None)
+        worst = max(self.points, key=lambda p: p.assessment.score if p.assessment else 0.0, default=None)
         return {
             "claim": self.claim,
             "status": self.status,
@@ -325,8 +468,7 @@ class Verdict:
         }
 
     def __str__(self) -> str:
-        return (
-            f"{self.claim}: {self.status} ({self.kind}; max z = {self.z_max:.3g} vs z* = {self.z_star:.3g} over "
-            f"m = {self.m}; rival {'rejected' if self.rival_rejected else 'NOT rejected'}, max rival z = "
-            f"{self.rival_z_max:.3g})"
-        )
+        rivals = ", ".join(f"{r.name} {'rejected' if r.rejected else 'NOT rejected'} (max z {r.z_max:.3g})"
+                           for r in self.rivals)
+        return (f"{self.claim}: {self.status} ({self.kind}; max z = {self.z_max:.3g} vs z* = {self.z_star:.3g} over "
+                f"m = {self.m}; rivals: {rivals})")

@@ -26,7 +26,7 @@ from numpy.typing import NDArray
 from solvers import grokking as gs
 from theory._validation import ParameterError, check_choice, check_int, check_range
 from verify._stats import stderr
-from verify.core import Claim, Estimate, Observation, register
+from verify.core import Claim, Estimate, Observation, Rival, register
 
 __all__ = [
     "HeavyBall",
@@ -251,7 +251,7 @@ class NullSpaceLaw(Claim):
     id = "grokking.null_space_law"
     statement = ("The whole empirical-null component shrinks by one common scalar without rotating: "
                  "‖Π_Gθ_k‖/‖Π_Gθ_0‖ = ‖Π_{kerΣ}θ_k‖/‖Π_{kerΣ}θ_0‖ = S_k(ηλ) (coupled) or (1−ηλ)^k (decoupled).")
-    rival_statement = "The null component decays with the other coupling's multiplier (coupled ↔ decoupled)."
+    rivals = (Rival("other_convention", "The null component decays with the other coupling's multiplier (coupled ↔ decoupled).", nearest=True),)
     reference = f"{REFERENCE}, §2.3 and spec §2 (exact solution of the mode recursion)"
     Params = HeavyBall
     Config = LinearConfig
@@ -276,7 +276,7 @@ class NullSpaceLaw(Claim):
         err = gs.mode_multiplier_error_bound(ks, p.x, p.beta) if p.coupling == "coupled" else 4 * EPS * (1 + ks) * s
         return Estimate(np.concatenate([s, s]), error_bound=np.concatenate([err, err]))
 
-    def rival(self, p: HeavyBall) -> Estimate:
+    def rival(self, name: str, p: HeavyBall) -> Estimate:
         other = "decoupled" if p.coupling == "coupled" else "coupled"
         s = gs.null_multiplier(self._ks(p), p.eta, p.lam, p.beta, other)
         return Estimate(np.concatenate([s, s]))
@@ -310,8 +310,8 @@ class SlowRate(Claim):
     id = "grokking.slow_rate"
     statement = ("The late-time log-slope of ‖Π_Gθ_k‖ is the exact slow rate γ = −ln r₊(ηλ) "
                  "(coupled; −ln(1−ηλ) decoupled), including its O((ηλ)²) terms.")
-    rival_statement = ("The rate is the leading-order headline rate ηλ/(1−β) (decoupled: ηλ), i.e. the "
-                       "second-order term (1+β)(ηλ)²/(2(1−β)³) is absent.")
+    rivals = (Rival("first_order", "The rate is the leading-order headline rate ηλ/(1−β) (decoupled: ηλ), i.e. the "
+                       "second-order term (1+β)(ηλ)²/(2(1−β)³) is absent.", nearest=True),)
     reference = f"{REFERENCE}, Thm 4 / Cor 5; series from spec §2"
     Params = HeavyBall
     Config = LinearConfig
@@ -334,7 +334,7 @@ class SlowRate(Claim):
             bound += 2 * abs((1 - c_plus) / c_plus) * t**k1 / (k2 - k1)
         return Estimate(gamma, error_bound=bound)
 
-    def rival(self, p: HeavyBall) -> Estimate:
+    def rival(self, name: str, p: HeavyBall) -> Estimate:
         return Estimate(p.x / (1 - p.beta) if p.coupling == "coupled" else p.x)
 
     @staticmethod
@@ -361,8 +361,8 @@ class PopulationRisk(Claim):
     id = "grokking.population_risk"
     statement = ("The population risk R_k of a heavy-ball run equals the closed form built from the mode "
                  "multipliers on the realised design, at every k.")
-    rival_statement = ("R_k follows the strong-friction (gradient-flow) approximation, every mode decaying as "
-                       "exp(−η(h+λ)k/(1−β)).")
+    rivals = (Rival("gradient_flow", "R_k follows the strong-friction (gradient-flow) approximation, every mode decaying as "
+                       "exp(−η(h+λ)k/(1−β)).", nearest=True),)
     reference = f"{REFERENCE}, Thm 20; spec §2 'Population risk as a function of k'"
     Params = HeavyBall
     Config = LinearConfig
@@ -402,7 +402,7 @@ class PopulationRisk(Claim):
         return Observation(
             Estimate(sim, error_bound=risk_err(e_sim)),
             theory=Estimate(exact, error_bound=risk_err(e_th)),
-            rival=Estimate(rival),
+            rivals={"gradient_flow": Estimate(rival)},
             aux={"k": ks, "risk_sim": sim, "risk_exact": exact, "risk_rival": rival, "train_loss": run.train_loss},
             info={"R_inf": r_inf, "c1": c1, "c2": c2,
                   "k_grok": gs.grokking_time(p.eta, p.lam, p.beta, p.ratio, p.coupling)},
@@ -435,7 +435,7 @@ class GrokkingTimeExact(Claim):
     id = "grokking.k_grok_exact"
     statement = ("The simulated first iteration with ‖Π_Gθ_k‖ ≤ (ε/A)‖Π_Gθ_0‖ equals the exact integer "
                  "min{k : |S_k(ηλ)| ≤ ε/A} (zero initial velocity), whatever the design and init.")
-    rival_statement = "k_grok is the headline law ⌈(1−β)/(ηλ)·ln(A/ε)⌉ (decoupled: ⌈ln(A/ε)/(ηλ)⌉)."
+    rivals = (Rival("headline_ceiling", "k_grok is the headline law ⌈(1−β)/(ηλ)·ln(A/ε)⌉ (decoupled: ⌈ln(A/ε)/(ηλ)⌉).", nearest=True),)
     reference = f"{REFERENCE}, Cor 5 (definition of k_grok); exact form spec §3"
     Params = HeavyBall
     Config = LinearConfig
@@ -451,7 +451,7 @@ class GrokkingTimeExact(Claim):
     def theory(self, p: HeavyBall) -> Estimate:
         return Estimate(float(gs.grokking_time(p.eta, p.lam, p.beta, p.ratio, p.coupling)))
 
-    def rival(self, p: HeavyBall) -> Estimate:
+    def rival(self, name: str, p: HeavyBall) -> Estimate:
         lead = (1 - p.beta if p.coupling == "coupled" else 1.0) / p.x * math.log(1 / p.ratio)
         return Estimate(float(math.ceil(lead)))
 
@@ -468,7 +468,7 @@ class HeadlineLaw(Claim):
     id = "grokking.headline_law"
     statement = ("k_grok = (1−β)/(ηλ)·ln(A/ε) up to a relative error at most ηλ/(1−β)² (plus one step "
                  "of rounding), in the weak-regularization regime ηλ ≪ (1−β)².")
-    rival_statement = "k_grok = ln(A/ε)/(ηλ): momentum does not change the weight-decay clock."
+    rivals = (Rival("no_momentum", "k_grok = ln(A/ε)/(ηλ): momentum does not change the weight-decay clock.", nearest=True),)
     reference = (f"{REFERENCE}, Eq. 20 / Cor 5; the remainder bound is the spec §3 expansion: relative error "
                  "(ηλ/(1−β)²)·((1+β)/2 − β/ln(A/ε)) + O((ηλ)²) < ηλ/(1−β)²")
     Params = HeavyBall
@@ -483,7 +483,7 @@ class HeadlineLaw(Claim):
         lead = gs.headline_grokking_time(p.eta, p.lam, p.beta, p.ratio)
         return Estimate(lead, error_bound=p.x / (1 - p.beta) ** 2 * lead + 1)
 
-    def rival(self, p: HeavyBall) -> Estimate:
+    def rival(self, name: str, p: HeavyBall) -> Estimate:
         return Estimate(math.log(1 / p.ratio) / p.x)
 
     def simulate(self, p: HeavyBall, cfg: LinearConfig, rng: np.random.Generator) -> Observation:
@@ -503,7 +503,7 @@ class CoupledVsDecoupled(Claim):
     statement = ("k_grok(decoupled)/k_grok(coupled) = [ln(A/ε)/−ln(1−ηλ)] / [ln(c₊A/ε)/−ln r₊(ηλ)] up to integer "
                  "rounding, → ln r₊/ln(1−ηλ) → 1/(1−β) as ηλ → 0: momentum amplifies coupled L2 by 1/(1−β) and "
                  "does nothing for decoupled decay.")
-    rival_statement = "The ratio is 1: the two weight-decay conventions run on the same clock."
+    rivals = (Rival("same_clock", "The ratio is 1: the two weight-decay conventions run on the same clock.", nearest=True),)
     reference = f"{REFERENCE}, Remark 2; spec §3 'Coupled vs decoupled'"
     Params = Coupling
     Config = LinearConfig
@@ -525,7 +525,7 @@ class CoupledVsDecoupled(Claim):
         lo, hi = k_d / (k_c + 1), (k_d + 1) / k_c
         return Estimate(centre, error_bound=max(abs(hi - centre), abs(centre - lo)) * (1 + 16 * EPS))  # bound evaluated in float: a few ulps
 
-    def rival(self, p: Coupling) -> Estimate:
+    def rival(self, name: str, p: Coupling) -> Estimate:
         return Estimate(1.0)
 
     def simulate(self, p: Coupling, cfg: LinearConfig, rng: np.random.Generator) -> Observation:
@@ -556,8 +556,8 @@ class Interventions(Claim):
                  "(I1); projecting G out at k₀ drops the risk onto the G-free closed form (I2); switching λ off "
                  "at k₀ freezes Π_Gθ at Π_Gθ_{k₀} + β/(1−β)(Π_Gθ_{k₀} − Π_Gθ_{k₀−1}) (I3); perturbing along ker Σ "
                  "leaves R_k unchanged (I4).")
-    rival_statement = ("Grokking is fixed by the data, not the null component: I1 shifts nothing, I2 leaves the "
-                       "risk on its clock, I3 lets the decay continue, I4 adds the perturbation's decaying norm to R.")
+    rivals = (Rival("fixed_by_data", "Grokking is fixed by the data, not the null component: I1 shifts nothing, I2 leaves the "
+                       "risk on its clock, I3 lets the decay continue, I4 adds the perturbation's decaying norm to R."),)
     reference = f"{REFERENCE}, §7.4 (I1); spec §3 table I1–I4"
     Params = Intervention
     Config = LinearConfig
@@ -595,7 +595,7 @@ class Interventions(Claim):
         return Observation(
             Estimate(np.array([shift, loss_diff]), error_bound=np.array([0.0, bound_loss])),
             theory=Estimate(np.array([math.log(c) / gamma, 0.0]), error_bound=np.array([1.0 + 16 * EPS * math.log(c) / gamma, 0.0])),
-            rival=Estimate(np.array([0.0, 0.0])),
+            rivals={"fixed_by_data": Estimate(np.array([0.0, 0.0]))},
             info={"k_grok": runs[0].crossing, "k_grok_rescaled": runs[1].crossing},
         )
 
@@ -615,7 +615,7 @@ class Interventions(Claim):
         e = _bound(problem, dec, p, run.max_state_norm) + _projection_error(problem, dec, run.max_state_norm)
         grad_r = np.linalg.norm((traj - problem.theta_star) @ problem.population_cov, axis=1)
         return Observation(Estimate(sim, error_bound=grad_r * 2 * e + e**2),
-                           theory=Estimate(exact), rival=Estimate(rival), info={"k0": k0})
+                           theory=Estimate(exact), rivals={"fixed_by_data": Estimate(rival)}, info={"k0": k0})
 
     def _weight_decay_off(self, p, problem, dec, theta0, opt, k_g, gamma):
         k0 = k_g // 4
@@ -630,7 +630,7 @@ class Interventions(Claim):
         transient = p.beta ** (k_end - k0) * abs(s[1] - s[0]) / (1 - p.beta)
         e = (_bound(problem, dec, p, run.max_state_norm) + _projection_error(problem, dec, run.max_state_norm)) / a0
         return Observation(Estimate(sim, error_bound=e), theory=Estimate(frozen, error_bound=transient),
-                           rival=Estimate(float(s[2])), info={"k0": k0, "k_end": k_end})
+                           rivals={"fixed_by_data": Estimate(float(s[2]))}, info={"k0": k0, "k_end": k_end})
 
     def _perturb_kerSigma(self, p, problem, dec, theta0, opt, k_g, gamma):
         ib = dec.inactive_basis
@@ -648,7 +648,7 @@ class Interventions(Claim):
         grad_r = np.linalg.norm((np.array([r0.snapshots[k] for k in ks]) - problem.theta_star) @ problem.population_cov, axis=1)
         rival = 0.5 * s**2 * np.linalg.norm(delta) ** 2 * np.trace(problem.population_cov) / problem.dim
         return Observation(Estimate(np.abs(risk1 - risk0), error_bound=2 * (grad_r * 2 * e + e**2)),
-                           theory=Estimate(np.zeros(len(ks))), rival=Estimate(rival))
+                           theory=Estimate(np.zeros(len(ks))), rivals={"fixed_by_data": Estimate(rival)})
 
 
 @register
@@ -656,8 +656,8 @@ class DoubleRoot(Claim):
     id = "grokking.double_root"
     statement = ("Averaged over antithetic inits ±θ_0 the late excess risk decays at 2γ (double root, c₁ "
                  "cancels), while a single init decays at γ whenever c₁ ≠ 0.")
-    rival_statement = ("The roots are swapped: the antithetic average decays at the single-root rate γ and a "
-                       "single init at 2γ.")
+    rivals = (Rival("roots_swapped", "The roots are swapped: the antithetic average decays at the single-root rate γ and a "
+                       "single init at 2γ."),)
     reference = f"{REFERENCE}, Thm 20 (single/double-root dichotomy); spec §2"
     Params = HeavyBall
     Config = LinearConfig
@@ -695,7 +695,7 @@ class DoubleRoot(Claim):
         err = np.array([(sig_err[k1] / abs(anti[k1]) + sig_err[k2] / abs(anti[k2])),
                         (sig_err[k1] / abs(single[k1]) + sig_err[k2] / abs(single[k2]))]) / (k2 - k1) / gamma
         return Observation(Estimate(measured, error_bound=err), theory=Estimate(theory, error_bound=err),
-                           rival=Estimate(np.array([1.0, 2.0])),
+                           rivals={"roots_swapped": Estimate(np.array([1.0, 2.0]))},
                            info={"antithetic_slope_over_gamma": measured[0], "single_slope_over_gamma": measured[1]})
 
 
@@ -704,8 +704,8 @@ class TailAmplitude(Claim):
     id = "grokking.tail_amplitude"
     statement = ("Over random inits θ_0 ~ N(0, α²I/p), the mean late excess risk is ½ s_k² α² tr(Π_GΣ)/p: "
                  "only the population-active null space G feeds the slow tail (E c₁ = 0).")
-    rival_statement = ("The whole empirical null space feeds the tail: ½ s_k² α² tr(Π_NΣ_iso)/p with "
-                       "dim N = p − N_train directions (ker Σ counted as active).")
+    rivals = (Rival("whole_null_space", "The whole empirical null space feeds the tail: ½ s_k² α² tr(Π_NΣ_iso)/p with "
+                       "dim N = p − N_train directions (ker Σ counted as active).", nearest=True),)
     reference = f"{REFERENCE}, §2.3 (grokking subspace); spec §2 (E c₂ = α² tr(Π_gΣ)/p)"
     Params = HeavyBall
     Config = LinearConfig
@@ -739,7 +739,7 @@ class TailAmplitude(Claim):
             np.linalg.norm(range_part, axis=0).max() * 4 * np.linalg.norm(problem.population_cov, 2) * \
             (np.linalg.norm(thetas, axis=0).max() + np.linalg.norm(problem.theta_star))
         return Observation(Estimate.from_replicates(excess, error_bound=transient),
-                           theory=Estimate(theory), rival=Estimate(rival),
+                           theory=Estimate(theory), rivals={"whole_null_space": Estimate(rival)},
                            info={"s_k": s, "dim_G": dec.grokking_basis.shape[1], "dim_null": n_null, "k": k})
 
 
@@ -891,7 +891,7 @@ class ModularClock(Claim):
     statement = ("On modular addition, a two-layer quadratic MLP trained by heavy ball with coupled L2 spends "
                  "Δk = k_grok − k_mem ∝ (1−β)^1 (ηλ)^−1 between memorising and grokking: both fitted exponents "
                  "are 1 (the paper's from-step-0 slope is reported beside them).")
-    rival_statement = "Δk ∝ (ηλ)^−1 with no dependence on β (exponent of (1−β) is 0)."
+    rivals = (Rival("no_beta", "Δk ∝ (ηλ)^−1 with no dependence on β (exponent of (1−β) is 0).", nearest=True),)
     reference = f"{REFERENCE}, §7.5 (slope 1.01 over 27 configurations); spec §3 'Nonlinear nets', §4"
     Params = ModularSweep
     Config = ModularConfig
@@ -926,7 +926,7 @@ class ModularClock(Claim):
         coef, *_ = np.linalg.lstsq(design, np.log1p(-eps), rcond=None)
         return np.abs(coef[1:])
 
-    def rival(self, p: ModularSweep) -> Estimate:
+    def rival(self, name: str, p: ModularSweep) -> Estimate:
         return Estimate(np.array([0.0, 1.0]))
 
     def simulate(self, p: ModularSweep, cfg: ModularConfig, rng: np.random.Generator) -> Observation:
@@ -970,7 +970,7 @@ class ModularDecoupling(Claim):
                  "their grokking clocks Δk = k_grok − k_mem agree (ratio 1), i.e. momentum amplifies coupled "
                  "L2 by 1/(1−β) at equal effective regularisation. The plain ratio Δk_dec(λ)/Δk_coup(λ) is "
                  "reported beside it: 1/(1−β) only where the clock's prefactor does not depend on λ.")
-    rival_statement = ("Momentum does not amplify coupled L2: Δk_dec(λ)/Δk_coup((1−β)λ) = 1−β.")
+    rivals = (Rival("no_amplification", "Momentum does not amplify coupled L2: Δk_dec(λ)/Δk_coup((1−β)λ) = 1−β.", nearest=True),)
     reference = f"{REFERENCE}, Remark 2; spec §3 'Coupled vs decoupled' (first-order map) and 'Nonlinear nets'"
     Params = ModularSweep
     Config = ModularConfig
@@ -994,7 +994,7 @@ class ModularDecoupling(Claim):
         eps_c = (1 + beta) * eta * lam / (1 - beta)
         return Estimate(1.0, error_bound=abs((1 - eps_d) / (1 - eps_c) - 1))
 
-    def rival(self, p: ModularSweep) -> Estimate:
+    def rival(self, name: str, p: ModularSweep) -> Estimate:
         return Estimate(1 - p.configs[0][2])
 
     def simulate(self, p: ModularSweep, cfg: ModularConfig, rng: np.random.Generator) -> Observation:

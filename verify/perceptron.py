@@ -39,7 +39,7 @@ from solvers import perceptron as sp_
 from solvers._errors import SolverConvergenceError
 from verify._seeding import to_jsonable
 from verify._stats import extrapolate_intercept, stderr
-from verify.core import Claim, Estimate, Observation, register
+from verify.core import Claim, Estimate, Observation, Rival, register
 
 __all__ = ["sign_configurations", "energy_histograms", "solution_counts", "EnumConfig", "SizeSeries", "size_series",
            "quenched_entropy", "storage_thermodynamics", "critical_load", "sat_probability",
@@ -523,7 +523,7 @@ class MessagePassingThreshold(Claim):
                  "beyond α_OGP — the spec's Franz–Parisi construction gives α_OGP(ε) (dense finite-energy regions) but "
                  "not the training error an algorithm reaches, and finite-β reinforced AMP at N = 10³ reaches no lower "
                  "training error than the β = ∞ one (closing note of issue 6).")
-    rival_statement = "Message passing succeeds wherever solutions exist (success probability 1 up to α_KM = 0.8331)."
+    rivals = (Rival("succeeds_to_capacity", "Message passing succeeds wherever solutions exist (success probability 1 up to α_KM = 0.8331).", nearest=True),)
     reference = f"{REFERENCE} §2.1–2.2, §3 (thresholds), §4c (rAMP); Braunstein & Zecchina 2006; Baldassi et al. 2015"
     Params = AlgoParams
     Config = AMPConfig
@@ -539,7 +539,7 @@ class MessagePassingThreshold(Claim):
         # success predicted where min_d s(d) > 0 around the κ_max reference (no overlap gap), failure where < 0
         return Estimate([1.0 if sp_.ogp_gap(a)[0] > 0 else 0.0 for a in p.alphas])
 
-    def rival(self, p: AlgoParams) -> Estimate:
+    def rival(self, name: str, p: AlgoParams) -> Estimate:
         cap = sp_.storage_capacity()
         return Estimate([1.0 if a < cap else 0.0 for a in p.alphas])
 
@@ -584,7 +584,7 @@ class TeacherStudentAMP(Claim):
                  "poor branch, m·W*/N = q_RS(α), at α = 1.0 and also at α = 1.3 — inside the hard phase between "
                  "the first-order transition α_GD = 1.2447 and the spinodal 1.4926 (both computed), where the "
                  "equilibrium state is perfect generalization but is not reached.")
-    rival_statement = "AMP reaches the equilibrium state: perfect generalization (overlap 1) beyond α_GD = 1.2447."
+    rivals = (Rival("equilibrium", "AMP reaches the equilibrium state: perfect generalization (overlap 1) beyond α_GD = 1.2447.", nearest=True),)
     reference = f"{REFERENCE} §2.3 (Nishimori line, Györgyi 1990), §3; state evolution of AMP (Barbier et al. 2019)"
     Params = AlgoParams
     Config = AMPConfig
@@ -603,7 +603,7 @@ class TeacherStudentAMP(Claim):
         # fixed point to 1e-14 in q (brentq), quadrature converged (tests): error far below the statistics
         return Estimate([sp_.teacher_student_rs(a).q for a in p.alphas], error_bound=1e-9)
 
-    def rival(self, p: AlgoParams) -> Estimate:
+    def rival(self, name: str, p: AlgoParams) -> Estimate:
         first = sp_.teacher_student_transitions().first_order
         return Estimate([1.0 if a > first else sp_.teacher_student_rs(a).q for a in p.alphas])
 
@@ -648,8 +648,8 @@ class EnumerationThermodynamics(Claim):
                  "(quenched) zero-temperature entropy N⁻¹E ln #solutions (conditioned on SAT; P(UNSAT) < 1 % here), the "
                  "Gibbs free entropy N⁻¹E ln Σ e^(−βE) at β = 2, 3 and the Gibbs training error at β = 3 — RS "
                  "thermodynamics is exact below α_KM (frozen 1RSB at m = 1).")
-    rival_statement = ("Annealed (first-moment) thermodynamics: s = ln2(1 − α), φ = ln2 + α ln((1 + e^−β)/2), "
-                       "ε_t = e^−β/(1 + e^−β).")
+    rivals = (Rival("annealed", "Annealed (first-moment) thermodynamics: s = ln2(1 − α), φ = ln2 + α ln((1 + e^−β)/2), "
+                       "ε_t = e^−β/(1 + e^−β).", nearest=True),)
     reference = f"{REFERENCE} §2.1, §2.2, §4a; Gardner & Derrida 1988; Krauth & Mézard 1989"
     Params = ThermoParams
     Config = EnumConfig
@@ -675,7 +675,7 @@ class EnumerationThermodynamics(Claim):
         return Estimate([sp_.rs_storage(p.alpha).entropy, *[r.free_entropy for r in finite], finite[-1].train_error],
                         error_bound=1e-9)
 
-    def rival(self, p: ThermoParams) -> Estimate:
+    def rival(self, name: str, p: ThermoParams) -> Estimate:
         ann = [sp_.annealed_storage(p.alpha, b) for b in p.betas]
         return Estimate([math.log(2) * (1 - p.alpha), *[a[0] for a in ann], ann[-1][1]])
 
@@ -709,7 +709,7 @@ class CapacityFiniteSize(Claim):
                  "1/N² term is there because the linear fit's χ² resolved curvature on these sizes (pilot, N = 10…22: "
                  "χ² = 9.3 on 5 dof, intercept moving by 2 SE when N = 10 is dropped); a + b/√N fits are reported, not "
                  "asserted.")
-    rival_statement = "The annealed (first-moment) capacity α = 1."
+    rivals = (Rival("annealed", "The annealed (first-moment) capacity α = 1.", nearest=True),)
     reference = f"{REFERENCE} §2.1, §3, §4a; Krauth & Mézard 1989; Krauth & Opper 1989"
     Params = CapacityParams
     Config = EnumConfig
@@ -727,7 +727,7 @@ class CapacityFiniteSize(Claim):
     def theory(self, p: CapacityParams) -> Estimate:
         return Estimate([sp_.storage_capacity()], error_bound=1e-9)
 
-    def rival(self, p: CapacityParams) -> Estimate:
+    def rival(self, name: str, p: CapacityParams) -> Estimate:
         return Estimate([1.0])
 
     def simulate(self, p: CapacityParams, cfg: EnumConfig, rng: np.random.Generator) -> Observation:
@@ -771,8 +771,8 @@ class TeacherStudentEnumeration(Claim):
                  "version-space entropy N⁻¹E ln|VS| and the Gibbs generalization error E⟨arccos R⟩/π at α = ½. "
                  "α = 1 is enumerated and extrapolated for the record but not asserted: at N ≤ 20 its limits depend on "
                  "the extrapolation model by more than their standard errors.")
-    rival_statement = ("Annealed (first-moment) version space: entropy and ε_g at the argmax of H₂((1+R)/2) + "
-                       "α ln(1 − arccos(R)/π) (Lyuu–Rivin's bound comes from its zero).")
+    rivals = (Rival("annealed", "Annealed (first-moment) version space: entropy and ε_g at the argmax of H₂((1+R)/2) + "
+                       "α ln(1 − arccos(R)/π) (Lyuu–Rivin's bound comes from its zero).", nearest=True),)
     reference = f"{REFERENCE} §1, §2.3, §2.4, §4a; Györgyi 1990; Barbier et al. 2019"
     Params = TeacherEnumParams
     Config = EnumConfig
@@ -809,7 +809,7 @@ class TeacherStudentEnumeration(Claim):
     def theory(self, p: TeacherEnumParams) -> Estimate:
         return Estimate(self._rs(p.alphas), error_bound=1e-9)
 
-    def rival(self, p: TeacherEnumParams) -> Estimate:
+    def rival(self, name: str, p: TeacherEnumParams) -> Estimate:
         return Estimate(self._annealed(p.alphas))
 
     def simulate(self, p: TeacherEnumParams, cfg: EnumConfig, rng: np.random.Generator) -> Observation:
@@ -908,7 +908,7 @@ class MetropolisEquilibrium(Claim):
                  "dynamics fall out of equilibrium as N grows (error rising above RS with N, reported in the info): local "
                  "moves cannot follow the frozen Gibbs measure of a discontinuous loss, and no theory here predicts the "
                  "plateau.")
-    rival_statement = "Annealed thermodynamics: ε_t = e^−β/(1 + e^−β) (0.2689, 0.1192)."
+    rivals = (Rival("annealed", "Annealed thermodynamics: ε_t = e^−β/(1 + e^−β) (0.2689, 0.1192).", nearest=True),)
     reference = f"{REFERENCE} §2.1, §2.2, §4b; Huang & Kabashima 2014"
     Params = GibbsParams
     Config = MetropolisConfig
@@ -923,7 +923,7 @@ class MetropolisEquilibrium(Claim):
     def theory(self, p: GibbsParams) -> Estimate:
         return Estimate([sp_.rs_storage(p.alpha, beta=b).train_error for b in p.betas], error_bound=1e-9)
 
-    def rival(self, p: GibbsParams) -> Estimate:
+    def rival(self, name: str, p: GibbsParams) -> Estimate:
         return Estimate([sp_.annealed_storage(p.alpha, b)[1] for b in p.betas])
 
     def simulate(self, p: GibbsParams, cfg: MetropolisConfig, rng: np.random.Generator) -> Observation:

@@ -15,25 +15,29 @@ def _fmt(x: float) -> str:
     return "—" if x is None or (isinstance(x, float) and np.isnan(x)) else f"{x:.3g}"
 
 
+def _rivals_cell(v: Verdict) -> str:
+    return ", ".join(f"{r.name}{' (paper)' if r.paper else ''} {'✓' if r.rejected else '**✗**'} "
+                     f"{r.points_rejected}/{len(v.points)}" for r in v.rivals)
+
+
 def verdict_table(verdicts: Sequence[Verdict]) -> str:
-    """One markdown row per claim: worst point's theory and simulation, z, z*, rival, status."""
+    """One markdown row per claim: worst point's theory and simulation, z, z*, each rival's rejection, status."""
     lines = [
-        "| claim | theory (worst point) | simulation (worst point) | z | z* | rival rejected | status |",
+        "| claim | theory (worst point) | simulation (worst point) | z | z* | rivals rejected (points) | status |",
         "|---|---|---|---|---|---|---|",
     ]
     for v in verdicts:
         row = v.summary_row()
         lines.append(
             f"| `{v.claim}` | {row['theory']} | {row['simulation']} | {_fmt(v.z_max)} | {_fmt(v.z_star)} | "
-            f"{'yes' if v.rival_rejected else '**no**'} ({v.rival_points_rejected}/{len(v.points)} pts) | "
-            f"**{v.status}** |"
+            f"{_rivals_cell(v)} | **{v.status}** |"
         )
     return "\n".join(lines)
 
 
 def measured_numbers(verdicts: Sequence[Verdict]) -> str:
-    """Plain-text table of every measured component: label, simulation ± SE, theory, rival, z — one block per
-    claim, with the claim's reported (non-underscore) info keys listed after it."""
+    """Plain-text table of every measured component: label, simulation ± SE, theory, each rival, z — one block
+    per claim, with the claim's reported info keys listed after it."""
     from verify.claims import get_claim
 
     lines = []
@@ -44,59 +48,81 @@ def measured_numbers(verdicts: Sequence[Verdict]) -> str:
             params = ", ".join(f"{k}={val}" for k, val in p.params.items())
             meas, se = np.atleast_1d(p.measured.value), np.atleast_1d(p.measured.stderr) * np.ones(np.size(p.measured.value))
             th = np.atleast_1d(p.theory.value) * np.ones(len(meas))
-            rv = np.atleast_1d(p.rival.value) * np.ones(len(meas))
-            z = np.atleast_1d(np.asarray(p.info.get("_z", np.nan), float)) * np.ones(len(meas))
+            rv = {name: np.atleast_1d(e.value) * np.ones(len(meas)) for name, e in p.rivals.items()}
+            z = np.atleast_1d(np.asarray(p.assessment.z if p.assessment else np.nan, float)) * np.ones(len(meas))
             names = labels if len(labels) == len(meas) else [str(k) for k in range(len(meas))]
             lines.append(f"  [{params}]")
-            for name, m, s, t, r, zz in zip(names, meas, se, th, rv, z):
-                lines.append(f"    {name:>22}: sim {m:.6g} ± {s:.2g}   theory {t:.6g}   rival {r:.6g}   z {zz:.2f}")
-        extra = [k for p in v.points[:1] for k in p.info if not k.startswith("_")]
+            for k, (name, m, s, t, zz) in enumerate(zip(names, meas, se, th, z)):
+                rivals = "   ".join(f"{rn} {vals[k]:.6g}" for rn, vals in rv.items())
+                lines.append(f"    {name:>22}: sim {m:.6g} ± {s:.2g}   theory {t:.6g}   {rivals}   z {zz:.2f}")
+        extra = [k for p in v.points[:1] for k in p.info]
         if extra:
             lines.append("  reported: " + ", ".join(extra))
     return "\n".join(lines)
 
 
 def render_markdown(verdicts: Sequence[Verdict], *, title: str = "gentheory report") -> str:
-    """The full report: summary table, then per claim its statement, rival, reference and points."""
+    """The full report: summary table, the refuted findings under their own heading, then per claim its
+    statement, rivals, reference and points."""
     n_pass = sum(v.status == "PASS" for v in verdicts)
+    refuted = [v for v in verdicts if v.status == "REFUTED"]
     scale = verdicts[0].scale if verdicts else "-"
     prov = verdicts[0].provenance if verdicts else {}
     git = prov.get("git", {})
     out = [
         f"# {title}",
         "",
-        f"{n_pass}/{len(verdicts)} claims PASS at scale `{scale}`; false-alarm budget a = "
+        f"{n_pass}/{len(verdicts)} claims PASS and {len(refuted)} REFUTED (the paper's statement rejected, the "
+        f"corrected one verified) at scale `{scale}`; false-alarm budget a = "
         f"{verdicts[0].alpha if verdicts else '-'} per claim. git {git.get('commit')}"
         f"{' (dirty)' if git.get('dirty') else ''}.",
         "",
         "z is |sim − theory| over the combined standard error (statistical claims; threshold z* = "
-        "Φ⁻¹(1 − a/2m)) or over the deterministic error bound (deterministic claims; threshold 1).",
+        "Φ⁻¹(1 − a/2m)) or over the deterministic error bound (deterministic claims; threshold 1). A claim "
+        "passes when no point rejects its theory and the same data reject every rival.",
         "",
         verdict_table(verdicts),
         "",
     ]
+    if refuted:
+        out += ["## Refuted findings", "",
+                "Statements of the papers that the data contradict, each with the corrected statement that passes.", ""]
+        for v in refuted:
+            paper = next(r for r in v.rivals if r.paper)
+            out += [f"- `{v.claim}`: the paper says: {paper.statement} **The data reject it** (max z = "
+                    f"{_fmt(paper.z_max)} vs z* = {_fmt(v.z_star)}). Corrected: {v.statement}"]
+        out.append("")
     for v in verdicts:
         out += [
             f"## `{v.claim}` — {v.status}",
             "",
             f"*Claim.* {v.statement}  ",
-            f"*Rival.* {v.rival_statement}  ",
+        ]
+        for r in v.rivals:
+            tag = "paper's statement, refuted" if r.paper else ("nearest rival" if r.nearest else "rival")
+            out.append(f"*{tag.capitalize()} `{r.name}`.* {r.statement} — {'rejected' if r.rejected else 'NOT rejected'}"
+                       f" at {r.points_rejected}/{len(v.points)} points, max z = {_fmt(r.z_max)}.  ")
+        out += [
             f"*Reference.* {v.reference}  ",
-            f"*Test.* {v.kind}, m = {v.m}, z* = {_fmt(v.z_star)}, max z = {_fmt(v.z_max)}, rival max z = "
-            f"{_fmt(v.rival_z_max)}, smallest detectable / relevance = {_fmt(v.delta_min_ratio)}; "
-            f"{v.elapsed:.1f} s of simulation.{(' ' + v.message) if v.message else ''}",
+            f"*Test.* {v.kind}, m = {v.m}, z* = {_fmt(v.z_star)}, max z = {_fmt(v.z_max)}, smallest detectable / "
+            f"relevance = {_fmt(v.delta_min_ratio)}, relevance / half the distance to the nearest rival = "
+            f"{_fmt(v.relevance_ratio)}; {v.elapsed:.1f} s of simulation.{(' ' + v.message) if v.message else ''}",
             "",
-            "| params | theory | simulation | rival | max z | max rival z |",
-            "|---|---|---|---|---|---|",
+            "| params | theory | simulation | " + " | ".join(r.name for r in v.rivals) + " | max z | max rival z |",
+            "|---|---|---|" + "---|" * len(v.rivals) + "---|---|",
         ]
         for p in v.points[:40]:
             params = ", ".join(f"{k}={val}" for k, val in p.params.items())
-            zs = np.max(np.asarray(p.info.get("_z", [np.nan]), float))
-            rz = np.max(np.asarray(p.info.get("_rival_z", [np.nan]), float))
-            out.append(f"| {params} | {p.theory} | {p.measured} | {p.rival} | {_fmt(float(zs))} | {_fmt(float(rz))} |")
+            a = p.assessment
+            zs = np.max(np.asarray(a.z if a else [np.nan], float))
+            rz = [np.nanmax(np.asarray(z, float)) if np.any(np.isfinite(z)) else np.nan
+                  for z in (a.rival_z.values() if a else [])]
+            rivals = " | ".join(str(p.rivals[r.name]) if r.name in p.rivals else "—" for r in v.rivals)
+            out.append(f"| {params} | {p.theory} | {p.measured} | {rivals} | {_fmt(float(zs))} | "
+                       f"{_fmt(float(min(rz)) if rz else np.nan)} |")
         if len(v.points) > 40:
-            out.append(f"| … {len(v.points) - 40} more points in the JSON | | | | | |")
-        extra = {k: val for p in v.points[:1] for k, val in p.info.items() if not k.startswith("_")}
+            out.append(f"| … {len(v.points) - 40} more points in the JSON |" + " |" * (len(v.rivals) + 4))
+        extra = {k: val for p in v.points[:1] for k, val in p.info.items()}
         if extra:
             out += ["", "Reported: " + "; ".join(f"{k} = {val}" for k, val in extra.items())]
         out.append("")
@@ -104,5 +130,6 @@ def render_markdown(verdicts: Sequence[Verdict], *, title: str = "gentheory repo
 
 
 def render_json(verdicts: Sequence[Verdict]) -> dict:
-    """``{"verdicts": [...]}`` with at least claim, status, z_max, z_star, rival_rejected each."""
-    return {"verdicts": [to_jsonable(v.to_dict(with_points=False)) for v in verdicts]}
+    """``{"verdicts": [...]}`` with at least claim, status, z_max, z_star, rival_rejected and rivals each."""
+    return {"verdicts": [to_jsonable(v.to_dict(with_points=False) | {"rival_rejected": v.rival_rejected})
+                         for v in verdicts]}

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import contextlib
+import math
 import ctypes
 import functools
 import multiprocessing
@@ -22,6 +23,7 @@ import traceback
 from typing import Any, Iterator, Sequence
 
 import numpy as np
+from numpy.typing import NDArray
 from threadpoolctl import threadpool_limits
 
 from verify._keys import design_key, point_key
@@ -29,9 +31,10 @@ from verify._seeding import point_seed, to_jsonable
 from verify._stats import compare, detectable_multiplier, z_star
 from verify._storage import ResultStore, provenance
 from verify.claims import get_claim
-from verify.core import Claim, Estimate, PointResult, Verdict
+from verify.core import Claim, Estimate, Observation, PointAssessment, PointResult, RivalOutcome, Verdict
 
-__all__ = ["point_key", "design_key", "evaluate_point", "execute_points", "assess", "run_claims", "make_executor", "EXECUTORS"]
+__all__ = ["point_key", "design_key", "evaluate_point", "execute_points", "assess", "relevance_ratio", "run_claims",
+           "make_executor", "EXECUTORS"]
 
 EXECUTORS = ("serial", "process", "dask")
 
@@ -55,8 +58,18 @@ def _keep_freed_memory() -> bool:
     return bool(mallopt(m_mmap_threshold, 32 << 20)) and bool(mallopt(m_trim_threshold, 1 << 30))
 
 
+def _predictions(claim: Claim, params: Any, obs: Observation) -> tuple[Estimate, dict[str, Estimate]]:
+    """Theory and every rival at one point: the conditional ones from the observation, the rest from the claim."""
+    theory = obs.theory if obs.theory is not None else claim.theory(params)
+    unknown = set(obs.rivals) - {r.name for r in claim.rivals}
+    if unknown:
+        raise ValueError(f"{claim.id}: simulate returned rivals {sorted(unknown)} the claim does not declare")
+    rivals = {r.name: obs.rivals[r.name] if r.name in obs.rivals else claim.rival(r.name, params) for r in claim.rivals}
+    return theory, rivals
+
+
 def evaluate_point(claim_id: str, params: Any, scale: str, base_seed: int) -> PointResult:
-    """Simulate one sweep point and attach theory, rival and bias. Runs in any worker.
+    """Simulate one sweep point and attach theory and rivals. Runs in any worker.
 
     An exception inside the simulation is captured (status ERROR with the traceback), so one bad
     point does not lose the rest of the sweep.
@@ -70,75 +83,120 @@ def evaluate_point(claim_id: str, params: Any, scale: str, base_seed: int) -> Po
         t0 = time.perf_counter()
         try:
             obs = claim.simulate(params, config, np.random.default_rng(seed))
-            theory = obs.theory if obs.theory is not None else claim.theory(params)
-            rival = obs.rival if obs.rival is not None else claim.rival(params)
+            theory, rivals = _predictions(claim, params, obs)
             return PointResult(
-                claim=claim_id, params=to_jsonable(params), theory=theory, measured=obs.measured, rival=rival,
-                bias=claim.bias(params, config), info=dict(to_jsonable(dict(obs.info))),
-                seed_entropy=[int(x) for x in seed.entropy], elapsed=time.perf_counter() - t0, key=key,
-                aux={k: np.asarray(v) for k, v in obs.aux.items()},
+                claim=claim_id, params=to_jsonable(params), theory=theory, measured=obs.measured, rivals=rivals,
+                info=dict(to_jsonable(dict(obs.info))), seed_entropy=[int(x) for x in seed.entropy],
+                elapsed=time.perf_counter() - t0, key=key, aux={k: np.asarray(v) for k, v in obs.aux.items()},
             )
         except Exception:  # noqa: BLE001  -- recorded as ERROR, never swallowed
             return PointResult(
                 claim=claim_id, params=to_jsonable(params), theory=Estimate(np.nan), measured=Estimate(np.nan),
-                rival=Estimate(np.nan), bias=0.0, info={}, seed_entropy=[int(x) for x in seed.entropy],
+                rivals={}, info={}, seed_entropy=[int(x) for x in seed.entropy],
                 elapsed=time.perf_counter() - t0, key=key, error=traceback.format_exc(),
             )
 
 
+def _relevance(claim: Claim, theory: Estimate) -> NDArray:
+    """The declared relevance at each element: max(relevance·|theory|, relevance_abs)."""
+    return np.maximum(claim.relevance * np.abs(np.asarray(theory.value, float)), claim.relevance_abs)
+
+
+def relevance_ratio(claim: Claim, points: Sequence[PointResult]) -> float:
+    r"""The relevance rule's ratio: relevance over half the distance theory–nearest rival, at the element where
+    that distance is largest relative to the relevance (the element that separates them best).
+
+    .. math:: \rho = \min_{\text{elements}} \frac{\mathrm{rel}}{\tfrac12|\theta - r_\mathrm{nearest}|}
+
+    over the nearest rivals; ρ ≤ 1 means a PASS (δ_min ≤ rel) separates the theory from the nearest rival.
+    NaN when the claim declares no nearest rival; inf when the nearest rival coincides with the theory.
+    """
+    nearest = [r.name for r in claim.rivals if r.nearest]
+    if not nearest or not points:
+        return math.nan
+    best = math.inf
+    for p in points:
+        if p.error or not p.rivals:
+            continue
+        rel = _relevance(claim, p.theory)
+        t = np.asarray(p.theory.value, float)
+        for name in nearest:
+            half = np.atleast_1d(0.5 * np.abs(np.asarray(p.rivals[name].value, float) - t))
+            separated = half > 0  # NaN (no prediction here) and coinciding elements excluded
+            if np.any(separated):
+                best = min(best, float(np.min((np.broadcast_to(rel, half.shape) / half)[separated])))
+    return best
+
+
 def assess(claim: Claim, points: Sequence[PointResult], *, scale: str, alpha: float = 1e-3,
            elapsed: float = 0.0) -> Verdict:
-    """Turn the points of a sweep into a :class:`Verdict` (see :mod:`verify._stats`)."""
+    """Turn the points of a sweep into a :class:`Verdict` (see :mod:`verify._stats`); fills each point's
+    :class:`PointAssessment`."""
     errors = [p for p in points if p.error]
     prov = provenance()
-    common = dict(claim=claim.id, statement=claim.statement, rival_statement=claim.rival_statement,
-                  reference=claim.reference, scale=scale, alpha=alpha, points=list(points), elapsed=elapsed,
-                  provenance=prov)
+    common = dict(claim=claim.id, statement=claim.statement, reference=claim.reference, scale=scale, alpha=alpha,
+                  points=list(points), elapsed=elapsed, provenance=prov)
     if errors:
-        return Verdict(status="ERROR", kind="-", z_max=np.nan, z_star=np.nan, m=0, rival_rejected=False,
-                       rival_z_max=np.nan, rival_points_rejected=0, delta_min_ratio=np.nan,
-                       message=errors[0].error.strip().splitlines()[-1], **common)
+        return Verdict(status="ERROR", kind="-", z_max=np.nan, z_star=np.nan, m=0,
+                       rivals=[RivalOutcome(r.name, r.statement, r.nearest, r.paper, False, np.nan, 0)
+                               for r in claim.rivals],
+                       delta_min_ratio=np.nan, relevance_ratio=np.nan,
+                       message=(errors[0].error or "").strip().splitlines()[-1], **common)
 
     def cmp(p: PointResult, pred: Estimate, thr: float):
         return compare(p.measured.value, p.measured.stderr, p.measured.error_bound,
-                       pred.value, pred.stderr, pred.error_bound, p.bias, thr,
+                       pred.value, pred.stderr, pred.error_bound, 0.0, thr,
                        measured_dof=p.measured.dof, predicted_dof=pred.dof)
 
     m = int(sum(np.count_nonzero(cmp(p, p.theory, 1.0).sigma > 0) for p in points))
     thr = z_star(alpha, max(m, 1))
-    score_max = z_max = rival_score_max = rival_z_max = 0.0
+    score_max = z_max = 0.0
     delta_ratio = 0.0
-    rival_hits = 0
+    rival_z = {r.name: 0.0 for r in claim.rivals}
+    rival_hits = {r.name: 0 for r in claim.rivals}
     for p in points:
-        c, cr = cmp(p, p.theory, thr), cmp(p, p.rival, thr)
-        rel = np.maximum(claim.relevance * np.abs(np.asarray(p.theory.value, float)), claim.relevance_abs)
+        c = cmp(p, p.theory, thr)
+        rel = _relevance(claim, p.theory)
         delta_min = np.where(c.sigma > 0, detectable_multiplier(thr, c.dof) * c.sigma + c.bound, c.bound)
         with np.errstate(divide="ignore", invalid="ignore"):
             ratio = np.where(rel > 0, delta_min / rel, np.where(delta_min > 0, np.inf, 0.0))
-        p.info["_score"] = float(np.max(c.score))
-        p.info["_z"] = to_jsonable(c.z)
-        p.info["_statistical"] = to_jsonable(np.asarray(c.sigma > 0))
-        p.info["_rival_z"] = to_jsonable(cr.z)
-        p.info["_delta_min"] = to_jsonable(delta_min)
+        pz, prej = {}, {}
+        for r in claim.rivals:
+            pred = p.rivals[r.name]
+            cr = cmp(p, pred, thr)
+            applies = ~np.isnan(np.broadcast_to(np.asarray(pred.value, float), np.shape(cr.z)))
+            pz[r.name] = np.where(applies, cr.z, np.nan)
+            prej[r.name] = bool(np.any(np.asarray(cr.rejected) & applies))
+            if np.any(applies):
+                rival_z[r.name] = max(rival_z[r.name], float(np.max(np.asarray(cr.z)[applies])))
+            rival_hits[r.name] += int(prej[r.name])
+        p.assessment = PointAssessment(
+            score=float(np.max(c.score)), z=[float(x) for x in np.atleast_1d(c.z)],
+            statistical=[bool(x) for x in np.atleast_1d(c.sigma > 0)],
+            delta_min=[float(x) for x in np.atleast_1d(delta_min)],
+            relevance=[float(x) for x in np.atleast_1d(np.broadcast_to(rel, np.shape(c.z)))],
+            rival_z={k: [float(x) for x in np.atleast_1d(v)] for k, v in pz.items()}, rival_rejected=prej)
         score_max = max(score_max, float(np.max(c.score)))
         z_max = max(z_max, float(np.max(c.z)))
-        rival_score_max = max(rival_score_max, float(np.max(cr.score)))
-        rival_z_max = max(rival_z_max, float(np.max(cr.z)))
-        rival_hits += int(np.any(cr.rejected))
         delta_ratio = max(delta_ratio, float(np.max(ratio)))
+    outcomes = [RivalOutcome(r.name, r.statement, r.nearest, r.paper, rival_hits[r.name] > 0, rival_z[r.name],
+                             rival_hits[r.name]) for r in claim.rivals]
     kind = "statistical" if m > 0 else "deterministic"
-    rival_rejected = rival_hits > 0
+    paper = [o for o in outcomes if o.paper]
+    missed = [o.name for o in outcomes if not o.rejected and not o.paper]
     if score_max > 1:
         status, msg = "FAIL", "the data reject the theory at some sweep point"
-    elif not rival_rejected:
-        status, msg = "UNDERPOWERED", "the same data do not reject the rival prediction"
+    elif paper and not paper[0].rejected:
+        status, msg = "FAIL", f"the paper's statement ({paper[0].name}) is no longer rejected by the data"
+    elif missed:
+        status, msg = "UNDERPOWERED", f"the same data do not reject the rival(s) {', '.join(missed)}"
     elif delta_ratio > 1:
         status, msg = "UNDERPOWERED", "smallest detectable discrepancy exceeds the declared relevance"
     else:
-        status, msg = "PASS", ""
-    return Verdict(status=status, kind=kind, z_max=z_max, z_star=thr if m > 0 else 1.0, m=m,
-                   rival_rejected=rival_rejected, rival_z_max=rival_z_max, rival_points_rejected=rival_hits,
-                   delta_min_ratio=delta_ratio, message=msg, **common)
+        status, msg = ("REFUTED", f"the paper's statement ({paper[0].name}) is rejected; the corrected one holds") \
+            if paper else ("PASS", "")
+    return Verdict(status=status, kind=kind, z_max=z_max, z_star=thr if m > 0 else 1.0, m=m, rivals=outcomes,
+                   delta_min_ratio=delta_ratio, relevance_ratio=relevance_ratio(claim, points), message=msg, **common)
 
 
 def _die_with_parent() -> None:

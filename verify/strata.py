@@ -28,7 +28,7 @@ from solvers import strata as ss
 from theory import strata as ts
 from theory._validation import ParameterError, check_choice, check_int, check_range
 from verify._stats import binomial_interval
-from verify.core import Claim, Estimate, Observation, register
+from verify.core import Claim, Estimate, Observation, Rival, register
 
 __all__ = [
     "TwistConfig",
@@ -220,8 +220,8 @@ class PlateauHeights(Claim):
                  "at L_× = d − Re tr(P_A P_B) ∈ {0, 2, …, 2d} ({0, 2, 4} at d = 2, {0, 2, 4, 6} at d = 3), with "
                  "100 % within-region accuracy; r_max = 0 forces L_× = 2d (and at d = 2 only then), and at L_× = 2d every "
                  "cross product is decoded wrong.")
-    rival_statement = ("Local accuracy implies global accuracy: a module pair that is exact on every within-region "
-                       "product has L_× = 0 and cross accuracy 1.")
+    rivals = (Rival("local_implies_global", "Local accuracy implies global accuracy: a module pair that is exact on every within-region "
+                       "product has L_× = 0 and cross accuracy 1."),)
     reference = f"{REFERENCE}; spec §2.4(a)–(d), (i)"
     Params = TwistParams
     Config = TwistConfig
@@ -249,7 +249,7 @@ class PlateauHeights(Claim):
         theory = np.concatenate([height, [1.0, 0.0, 0.0]])
         rival = np.concatenate([np.zeros(cfg.runs), [1.0, 1.0, 0.0]])
         values, counts = np.unique(np.round(height[np.isfinite(height)], 6), return_counts=True)
-        return Observation(Estimate(measured, 0.0, bound), theory=Estimate(theory), rival=Estimate(rival),
+        return Observation(Estimate(measured, 0.0, bound), theory=Estimate(theory), rivals={"local_implies_global": Estimate(rival)},
                            aux={"L_cross": out["L_cross"], "L_loc": out["L_loc"], "height": height,
                                 "radius": out["radius"], "twist_A": la, "twist_B": lb,
                                 "m_A": tab["m_A"][la, lb], "m_B": tab["m_B"][la, lb], "history_step": hist["step"],
@@ -269,7 +269,7 @@ class OverlapIdentity(Claim):
     statement = ("At every Model-T plateau the cross loss equals the overlap distance, L_× = ½‖ρ_A(c) − ρ_B(c)‖²_F "
                  "(ρ(c) = W(−1)), and obeys L_× ≥ 2(d − r_max), with equality exactly for aligned overlaps "
                  "(commuting, dim ker(ρ_A(c) − ρ_B(c)) = r_max) — not for every commuting pair as the spec says.")
-    rival_statement = "The bound is the value: L_× = c = 2(d − r_max), the stratum gap alone sets the height."
+    rivals = (Rival("gap_is_height", "The bound is the value: L_× = c = 2(d − r_max), the stratum gap alone sets the height.", nearest=True),)
     reference = f"{REFERENCE}; spec §2.4(b), (c); equality condition corrected here"
     Params = TwistParams
     Config = TwistConfig
@@ -293,7 +293,7 @@ class OverlapIdentity(Claim):
         rival = np.concatenate([c_gap, np.zeros(cfg.runs)])
         eq = np.abs(slack) <= out["bound_cross"]
         return Observation(Estimate(measured, 0.0, np.concatenate([bound, out["bound_cross"]])),
-                           theory=Estimate(theory), rival=Estimate(rival),
+                           theory=Estimate(theory), rivals={"gap_is_height": Estimate(rival)},
                            aux={"L_cross": out["L_cross"], "overlap": out["overlap"], "gap": c_gap,
                                 "aligned": aligned.astype(float)},
                            info={"max_identity_defect": float(np.max(np.abs(out["L_cross"] - out["overlap"]))),
@@ -317,7 +317,7 @@ class BasinFrequencies(Claim):
     statement = ("Model-T plateau heights at d = 2 occur with P(h=0) = P(h=4) = 2 s_A s_B and P(h=2) = 1 − 4 s_A s_B, "
                  "s_X = P(P_X = I) = P(P_X = −I): the two modules train independently and W_B ↦ −W_B is a symmetry "
                  "of loss and init (s_X estimated from the same runs).")
-    rival_statement = "The sign-flip pair is not a basin of training: P(h=4) = 0, its mass going to h = 0."
+    rivals = (Rival("no_sign_flip_basin", "The sign-flip pair is not a basin of training: P(h=4) = 0, its mass going to h = 0."),)
     reference = f"{REFERENCE}; spec §2.4(h)"
     Params = BasinParams
     Config = TwistConfig
@@ -351,7 +351,7 @@ class BasinFrequencies(Claim):
         theory = Estimate([t0, 1 - 2 * t0, t0], [se_t, 2 * se_t, se_t])
         rival = Estimate([2 * t0, 1 - 2 * t0, 0.0], [2 * se_t, 2 * se_t, 0.0])
         ci = {lab: binomial_interval(int(round(f * R)), R) for lab, f in zip(self.labels, freq)}
-        return Observation(Estimate(freq, se, n=R), theory=theory, rival=rival,
+        return Observation(Estimate(freq, se, n=R), theory=theory, rivals={"no_sign_flip_basin": rival},
                            aux={"heights": h, "twist_A": la, "twist_B": lb},
                            info={"s_A": sA, "s_B": sB, "frequencies_ci95": ci,
                                  "module_twist_frequencies_A": np.bincount(la, minlength=4) / R,
@@ -403,7 +403,7 @@ class SignFlipStability(Claim):
                  "L_loc + w_× L_× for every cross weight, stable while the smallest Riemannian-Hessian eigenvalue "
                  "λ_min(w_×) (computed, = 1/4 − w_× above 0) is positive: runs started 10⁻³ away stay on the plateau for "
                  "w_× < 1/4 and leave it for w_× > 1/4.")
-    rival_statement = "Any cross data destabilise the plateau (threshold w_× = 0): no run stays for w_× > 0."
+    rivals = (Rival("any_cross_destabilises", "Any cross data destabilise the plateau (threshold w_× = 0): no run stays for w_× > 0.", nearest=True),)
     reference = f"{REFERENCE}; spec §2.4(e)–(f) (the spec's unitary eigenvalues are twice ours: its tangent basis is not orthonormal)"
     Params = CrossWeight
     Config = EscapeConfig
@@ -429,7 +429,7 @@ class SignFlipStability(Claim):
             raise ParameterError(f"w_cross = {p.w_cross} is at the stability threshold (λ_min = {lam:.3g} ± {err:.1g})")
         predicted = 1.0 if lam > 0 else 0.0
         return Observation(Estimate(stayed.mean()), theory=Estimate(predicted),
-                           rival=Estimate(1.0 if p.w_cross == 0 else 0.0),
+                           rivals={"any_cross_destabilises": Estimate(1.0 if p.w_cross == 0 else 0.0)},
                            aux={"step": hist["step"], "L_cross": hist["L_cross"], "L_loc": hist["L_loc"]},
                            info={"lambda_min": lam, "lambda_error": err, "final_L_cross_median": float(np.median(l_x)),
                                  "final_L_cross_range": [float(l_x.min()), float(l_x.max())]})
@@ -441,7 +441,7 @@ class Escape(Claim):
     statement = ("Free-parameter Model T: within-region training keeps the sign-flip plateau (stratum (0, 2), L_× = 4) "
                  "for good; with cross data at w_× ≥ 1 every run leaves it by a discrete jump to the glued strata "
                  "(0, 0) or (2, 2) with L_loc = L_× = 0 (the escape threshold of free GD lies in (1/2, 1)).")
-    rival_statement = "The plateau is permanent: cross data do not move the modules out of the wrong stratum."
+    rivals = (Rival("permanent_plateau", "The plateau is permanent: cross data do not move the modules out of the wrong stratum.", nearest=True),)
     reference = f"{REFERENCE}; spec §2.4(e), (f) [NUM]"
     Params = CrossWeight
     Config = EscapeConfig
@@ -488,7 +488,7 @@ class Escape(Claim):
             below = np.nonzero(hist["L_cross"][:, r] < 1e-3)[0]
             steps_to_switch.append(int(hist["step"][below[0]]) if below.size else -1)
         return Observation(Estimate([switched.mean(), glued.mean()]), theory=Estimate([expected, expected]),
-                           rival=Estimate([0.0, 0.0]),
+                           rivals={"permanent_plateau": Estimate([0.0, 0.0])},
                            aux={"step": hist["step"], "L_cross": hist["L_cross"], "L_loc": hist["L_loc"],
                                 "m_A": m_a, "m_B": m_b},
                            info={"strata_counts": {f"({a},{b})": int(np.count_nonzero((m_a == a) & (m_b == b)))
@@ -529,7 +529,7 @@ class Certificate(Claim):
     statement = ("Near exact modules in the right stratum the worst cross error (operator norm) is O(ε): it scales "
                  "like √L_loc (log-log slope 1); in a wrong stratum it stays at 2 whatever the local accuracy "
                  "(slope 0) — local accuracy certifies global accuracy only within the right stratum.")
-    rival_statement = "Local accuracy certifies global accuracy in any stratum: slope 1 for the wrong twist too."
+    rivals = (Rival("any_stratum", "Local accuracy certifies global accuracy in any stratum: slope 1 for the wrong twist too."),)
     reference = f"{REFERENCE}; spec §2.4(g); Kazhdan (1982) stability of almost-representations"
     Params = CertificateParams
     Config = CertificateConfig
@@ -605,7 +605,7 @@ class Certificate(Claim):
         width = corners.max(axis=0) - corners.min(axis=0)
         theory = 1.0 if p.kind == "right" else 0.0
         return Observation(Estimate(slope, 0.0, width), theory=Estimate(np.full(cfg.runs, theory)),
-                           rival=Estimate(np.ones(cfg.runs)),
+                           rivals={"any_stratum": Estimate(np.ones(cfg.runs))},
                            aux={"slope": slope, "ratio_small": ratio[0], "ratio_large": ratio[1],
                                 "cross_error": np.array(curves[0::2]), "sqrt_L_loc": np.array(curves[1::2])},
                            info={"slope_mean": float(slope.mean()), "slope_range": [float(slope.min()), float(slope.max())],
@@ -725,7 +725,7 @@ class GluingByPairType(Claim):
                  "J = ½‖ρ_A(c) − Uρ_B(c)U*‖² + L_×) to a value fixed by their conjugacy classes alone — 0 with all cross "
                  "products right only for two traceless modules; pairs in different strata keep the Hoffman–Wielandt "
                  "overlap gap 2 at the optimum.")
-    rival_statement = "Locally exact modules always glue: min_U J = 0 for every pair."
+    rivals = (Rival("always_glue", "Locally exact modules always glue: min_U J = 0 for every pair."),)
     reference = f"{REFERENCE}; spec §2.5"
     Params = GluingParams
     Config = ModuleConfig
@@ -788,7 +788,7 @@ class GluingByPairType(Claim):
                        "cross_acc_mean": float(np.mean([x[2] for x in v])),
                        "hw_gap_mean": float(np.mean([x[3] for x in v]))} for k, v in sorted(by_type.items())}
         counts = {name: {k: len(v) for k, v in groups[name].items()} for name in groups}
-        return Observation(Estimate(measured, 0.0, e), theory=Estimate(theory), rival=Estimate(rival),
+        return Observation(Estimate(measured, 0.0, e), theory=Estimate(theory), rivals={"always_glue": Estimate(rival)},
                            aux={"min_J": np.array(meas), "min_J_theory": np.array(theo), "hw_gap": np.array(hw_meas)},
                            info={"pair_types": summary, "exact_module_fraction": kept, "pairs": len(pairs),
                                  "module_types": counts, "types": types,
@@ -831,7 +831,7 @@ class FamilyTable(Claim):
                  "faithful local modules can reach, and each pair's optimal overlap error equals the exact "
                  "Hoffman–Wielandt gap of its strata: wrong-stratum pairs (a plateau) occur for the tasks with a "
                  "disconnected reachable overlap (Q8, D4, Dic3, SL(2,3), Heis(3)), never for trivial overlaps or Z12 at d = 1.")
-    rival_statement = "No topological obstruction: every pair of locally exact modules has overlap error 0."
+    rivals = (Rival("no_obstruction", "No topological obstruction: every pair of locally exact modules has overlap error 0."),)
     reference = f"{REFERENCE}; spec §2.6 (criterion and table)"
     Params = FamilyParams
     Config = ModuleConfig
@@ -871,7 +871,7 @@ class FamilyTable(Claim):
             wrong.append(na != nb)
         wrong = np.array(wrong)
         lo, hi = binomial_interval(int(wrong.sum()), n)
-        return Observation(Estimate(meas, 0.0, bound), theory=Estimate(theo), rival=Estimate(np.zeros(n)),
+        return Observation(Estimate(meas, 0.0, bound), theory=Estimate(theo), rivals={"no_obstruction": Estimate(np.zeros(n))},
                            aux={"hw_gap": np.array(meas), "gap_theory": np.array(theo)},
                            info={"plateau_predicted": an.plateau, "wrong_stratum_fraction": float(wrong.mean()),
                                  "wrong_stratum_ci95": [lo, hi], "pairs": n, "d": d, "overlap_order": m,

@@ -24,7 +24,7 @@ from solvers import transitive as st
 from theory import transitive as tt
 from theory._validation import ParameterError, check_int, check_range
 from verify._stats import stderr, weighted_least_squares
-from verify.core import Claim, Estimate, Observation, register
+from verify.core import Claim, Estimate, Observation, Rival, register
 
 __all__ = ["TIParams", "NetConfig", "train_networks", "LinearGeometry", "train_linear_features", "off_diagonal"]
 
@@ -323,7 +323,7 @@ class NetworkMargins(Claim):
                  "(seed means at m/4 and m extrapolated in m^(−1/2)), to the ridgeless NTK-KRR margin of every pair "
                  "i < j: exception memorised, within-section pairs correct, the geometry's cross-section / loop "
                  "pattern — for one-hot and for ordinally similar items.")
-    rival_statement = "The networks learn plain transitive inference: the NTK-KRR margins without the exception."
+    rivals = (Rival("plain_ti", "The networks learn plain transitive inference: the NTK-KRR margins without the exception."),)
     reference = f"{REFERENCE}; spec §2.1 (rank reduction), §4 (NTK Monte Carlo)"
     Params = TIParams
     Config = NetConfig
@@ -345,7 +345,7 @@ class NetworkMargins(Claim):
         iu = _upper(p.n)
         return Estimate(p.krr()[iu])
 
-    def rival(self, p: TIParams) -> Estimate:
+    def rival(self, name: str, p: TIParams) -> Estimate:
         return Estimate(p.krr(None)[_upper(p.n)])
 
     def simulate(self, p: TIParams, cfg: NetConfig, rng: np.random.Generator) -> Observation:
@@ -404,7 +404,7 @@ class WidthScaling(Claim):
     id = "transitive.width_scaling"
     statement = ("The RMS deviation of a trained network from its NTK-KRR predictions shrinks as m^(−1/2) with "
                  "width m: β = −1/2 in E ln RMS = ln c + β ln m + γ/m + O(m⁻²), fitted over m = 128…4096.")
-    rival_statement = "The deviation does not shrink with width (slope 0: a finite-width, feature-learning limit)."
+    rivals = (Rival("no_convergence", "The deviation does not shrink with width (slope 0: a finite-width, feature-learning limit)."),)
     reference = (f"{REFERENCE}; spec §4 (slopes −0.52, −0.50, −0.49); 1/m corrections: Dyer & Gur-Ari, ICLR 2020; "
                  "Huang & Yau, ICML 2020")
     Params = TIParams
@@ -426,7 +426,7 @@ class WidthScaling(Claim):
     def theory(self, p: TIParams) -> Estimate:
         return Estimate(-0.5)
 
-    def rival(self, p: TIParams) -> Estimate:
+    def rival(self, name: str, p: TIParams) -> Estimate:
         return Estimate(0.0)
 
     def simulate(self, p: TIParams, cfg: NetConfig, rng: np.random.Generator) -> Observation:
@@ -501,7 +501,7 @@ class CrossSectionFlip(Claim):
                  "wrongly above it (n = 9, I4↔I6: μ* = 1 exactly); trained networks whose NTK lies on either side "
                  "of μ* follow it, their width-extrapolated margins equal to the KRR values (quick scale resolves "
                  "0.1 in margin; paper scale resolves the sign of the small negative margins above μ*).")
-    rival_statement = "The exception leaves cross-section pairs alone: their margin is the plain-TI one (always > 0)."
+    rivals = (Rival("plain_ti", "The exception leaves cross-section pairs alone: their margin is the plain-TI one (always > 0)."),)
     reference = f"{REFERENCE}; spec P4, P5 (threshold polynomial, μ*_cross(9, 4, 6) = 1)"
     Params = TIParams
     Config = NetConfig
@@ -525,7 +525,7 @@ class CrossSectionFlip(Claim):
         i, j = self._pair(p)
         return Estimate(p.krr()[i - 1, j - 1])
 
-    def rival(self, p: TIParams) -> Estimate:
+    def rival(self, name: str, p: TIParams) -> Estimate:
         i, j = self._pair(p)
         return Estimate(p.krr(None)[i - 1, j - 1])
 
@@ -640,7 +640,7 @@ class LinearMinNorm(Claim):
                  "kernel, and with weight decay λ to ridge KRR: every pair's output is (1−m)(r_i−r_j)+m·y on "
                  "training pairs and r_i − r_j on test pairs, r = (L_G+μI)⁻¹β — across the additive (P3), "
                  "conjunctive (P4) and ridge (P6) regimes.")
-    rival_statement = "GD learns the transitive rule and ignores the exception (plain-TI KRR with the same kernel)."
+    rivals = (Rival("plain_ti", "GD learns the transitive rule and ignores the exception (plain-TI KRR with the same kernel)."),)
     reference = f"{REFERENCE}; spec §2.1, P3, P4, P6, §4 'Linear check'"
     Params = LinearGeometry
     Config = LinearConfig
@@ -665,7 +665,7 @@ class LinearMinNorm(Claim):
         cond = np.linalg.cond(st._laplacian(g.n, g.exception) + (g.c2 + g.lam) / g.c1 * np.eye(g.n))
         return Estimate(f[~np.eye(g.n, dtype=bool)], error_bound=8 * g.n * np.finfo(float).eps * cond * np.abs(f).max())
 
-    def rival(self, g: LinearGeometry) -> Estimate:
+    def rival(self, name: str, g: LinearGeometry) -> Estimate:
         f = st.margins(g.n, None, kappa=g.kappa, lam=g.lam)
         return Estimate(f[~np.eye(g.n, dtype=bool)])
 

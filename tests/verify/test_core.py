@@ -146,9 +146,9 @@ def test_registry_ids_and_selection():
         all_claims(["nonsense"])
 
 
-def test_every_claim_declares_statement_rival_reference_and_scales():
+def test_every_claim_declares_statement_rivals_reference_and_scales():
     for c in all_claims():
-        assert c.statement and c.rival_statement and c.reference
+        assert c.statement and c.rivals and all(r.statement for r in c.rivals) and c.reference
         assert set(c.scales) >= {"quick", "paper"}
         assert len(c.sweep("quick")) >= 1 and len(c.sweep("paper")) >= len(c.sweep("quick"))
 
@@ -170,13 +170,14 @@ def test_stored_verdict_with_infinite_z_round_trips_and_renders(tmp_path):
     c = get_claim("grokking.k_grok_exact")  # integer comparison with zero bound: rival z = inf
     pts = [evaluate_point(c.id, p, "quick", 0) for p in c.sweep("quick")[:2]]
     v = assess(c, pts, scale="quick")
-    assert v.rival_z_max == float("inf")
+    assert v.rivals[0].z_max == float("inf")
     store = ResultStore(tmp_path)
     for p in pts:
         store.save_point("quick", p)
     store.save_verdict(v)
     back = store.load_verdict(c.id, "quick")
-    assert back.rival_z_max == float("inf") and back.status == v.status
+    assert back.rivals == v.rivals and back.rivals[0].z_max == float("inf") and back.status == v.status
+    assert [p.assessment for p in back.points] == [p.assessment for p in v.points]
     assert "k_grok_exact" in render_markdown([back])
 
 
@@ -191,7 +192,8 @@ def test_measured_numbers_lists_every_component_with_its_label_and_predictions()
     assert len(rows) == np.size(pts[0].measured.value)
     first = rows[0]
     assert f"{np.atleast_1d(pts[0].measured.value)[0]:.6g}" in first
-    assert f"{np.atleast_1d(pts[0].theory.value)[0]:.6g}" in first and "rival" in first
+    assert f"{np.atleast_1d(pts[0].theory.value)[0]:.6g}" in first
+    assert f"whole_null_space {np.atleast_1d(pts[0].rivals['whole_null_space'].value)[0]:.6g}" in first
 
 
 def test_corrupted_point_is_recomputed_by_a_rerun_with_identical_numbers(tmp_path):

@@ -183,7 +183,7 @@ def test_teacher_student_enumeration_asserts_alpha_one_half_and_only_reports_alp
     np.testing.assert_array_equal(obs.measured.value, np.array(info["intercepts"])[[0, 2]])
     np.testing.assert_array_equal(obs.measured.stderr, np.array(info["intercept_ses"])[[0, 2]])
     assert len(claim.labels) == 2 and len(claim.theory(p).value) == 2
-    gap = claim.rival(p).value[0] - claim.theory(p).value[0]
+    gap = claim.rival("annealed", p).value[0] - claim.theory(p).value[0]
     assert claim.relevance_abs == pytest.approx(gap, abs=5e-5)
     with pytest.raises(ParameterError, match="alphas"):
         vp.TeacherEnumParams(alphas=())

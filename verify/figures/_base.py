@@ -20,7 +20,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 __all__ = ["figure", "FIGURES", "FigureSpec", "venue_style", "STYLES", "MissingResultsError", "ERRORBAR_CONVENTION",
-           "THEORY_ONLY_CONVENTION", "simulation_errorbar", "simulation_interval", "SIMULATION_GID"]
+           "THEORY_ONLY_CONVENTION", "simulation_errorbar", "simulation_interval", "SIMULATION_GID",
+           "nearest_rival"]
 
 #: venue name -> tueplots bundle factory name
 STYLES = {
@@ -118,3 +119,9 @@ def simulation_interval(ax: Any, x: float, y: float, lower: float, upper: float,
         artist.set_gid(SIMULATION_GID)
     container.gentheory_halfwidth = np.array([max(y - lower, upper - y)])
     return container
+
+
+def nearest_rival(verdict: Any, point: Any) -> Any:
+    """The prediction of the verdict's nearest rival at ``point`` (the first rival if none is marked nearest)."""
+    names = [r.name for r in verdict.rivals if r.nearest] or [r.name for r in verdict.rivals]
+    return point.rivals[names[0]]
