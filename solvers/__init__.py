@@ -6,9 +6,25 @@ iterate.
 
 Modules
 -------
+augmentation
+    Deterministic equivalents of random-feature ridge on augmented data, by moments of the augmentation.
+double_descent
+    Marchenko–Pastur learning curves, response, FD ratio, DMFT and the discrete-time FD plot.
 grokking
     Vectorised heavy-ball mode multipliers, exact grokking times, exact risk curves of linear
     problems and the range / grokking-subspace / inactive decomposition.
+perceptron
+    Replica-symmetric saddle points (storage, teacher–student), frozen 1RSB, Franz–Parisi, annealed states.
+strata
+    Gluing over U(d), stratum classification, Model T's loss and Hessian, the Q8 instances of the study.
+transitive
+    Numerical KRR, network kernels (NTK, NNGP) and thresholds μ*.
+_errors
+    :class:`SolverConvergenceError`.
+_fixed_point
+    The damped fixed-point iteration every solver uses.
+_marchenko_pastur
+    Marchenko–Pastur quadrature shared by augmentation and double descent.
 """
 from solvers._errors import SolverConvergenceError
 from theory._validation import ParameterError

@@ -92,3 +92,19 @@ def test_no_import_circle():
     # a package importing its own submodules, which import siblings through the package's name, is not a cycle
     cycles = [c for c in cycles if not all(m.startswith(min(c, key=len)) for m in c)]
     assert not cycles, f"import circles: {cycles[:3]}"
+
+
+@pytest.mark.parametrize("package", ["theory", "solvers", "verify", "verify/figures"])
+def test_package_docstring_lists_every_module(package):
+    """Each package's docstring has a 'Modules' section naming every module it holds, and nothing else."""
+    folder = ROOT / package
+    doc = ast.get_docstring(ast.parse((folder / "__init__.py").read_text())) or ""
+    assert "Modules\n-------" in doc, f"{package}/__init__.py has no Modules section"
+    section = doc.split("Modules\n-------", 1)[1]
+    listed = set()
+    for line in section.splitlines():
+        if line and not line.startswith(" "):
+            listed |= {name.strip() for name in line.split(",")}
+    held = {f.stem for f in folder.glob("*.py") if f.stem not in ("__init__", "__main__")}
+    held |= {d.name for d in folder.iterdir() if (d / "__init__.py").exists()}
+    assert listed == held, f"{package}: listed {sorted(listed - held)} not held; held {sorted(held - listed)} not listed"

@@ -3,22 +3,49 @@ runner, CLI and figures.
 
 Public API
 ----------
-Estimate, Observation, Claim, Verdict
+Estimate, Observation, Rival, Claim, Verdict
     The claim model (:mod:`verify.core`).
 get_claim, all_claims, claim_ids
-    The registry; every study's claims are registered on first use.
+    The registry; every study's claims are registered on first use (:mod:`verify.claims`).
 run_claims
     Check claims over their sweeps on any executor, with resume (:mod:`verify.runner`).
 ResultStore
     Atomic, checksummed JSON/NPZ results (:mod:`verify._storage`).
 export_figures
     Paper figures from stored results (:mod:`verify.figures`).
+
+Modules
+-------
+augmentation, double_descent, grokking, perceptron, strata, transitive
+    One study each: its simulations and claims.
+core
+    The claim model: Estimate, Observation, Rival, Claim, PointResult, Verdict, the registry's ``register``.
+claims
+    The registry's accessors and the list of studies.
+runner
+    Evaluate points on any executor, store, resume, assess.
+calibration
+    False-alarm rate and power of every claim over many seeds; ``gentheory compare``.
+report
+    Markdown and JSON reports.
+cli
+    The ``gentheory`` command.
+figures
+    Paper figures (a package: one module per study and the shared registry and style).
+_keys
+    Point and design keys over each study's import closure.
+_seeding
+    Seeds from SeedSequence and stable hashes; canonical JSON.
+_stats
+    The verdict statistics, weighted least squares, extrapolation, standard errors.
+_storage
+    The atomic, checksummed results store.
 """
 from verify._storage import ResultStore
 from verify.claims import all_claims, claim_ids, get_claim
-from verify.core import Claim, Estimate, Observation, Verdict
+from verify.core import Claim, Estimate, Observation, Rival, Verdict
 from verify.figures import export_figures
 from verify.runner import run_claims
 
-__all__ = ["Claim", "Estimate", "Observation", "Verdict", "ResultStore", "all_claims", "claim_ids",
+__all__ = ["Claim", "Estimate", "Observation", "Rival", "Verdict", "ResultStore", "all_claims", "claim_ids",
            "get_claim", "export_figures", "run_claims"]

@@ -126,7 +126,7 @@ def welch_dof(variances: ArrayLike, dofs: ArrayLike, *, axis: int = 0) -> NDArra
     v = np.asarray(variances, float)
     nu = np.broadcast_to(np.asarray(dofs, float), v.shape)
     if np.any(nu <= 0):
-        raise ValueError(f"dofs = {dofs} must be positive")
+        raise ValueError(f"dofs = {nu} must be positive")
     total = v.sum(axis=axis)
     with np.errstate(divide="ignore", invalid="ignore"):
         denom = np.sum(np.where(v > 0, v**2 / nu, 0.0), axis=axis)
@@ -369,4 +369,4 @@ def inverse_slope_bias(x_hat: ArrayLike, x_exact: ArrayLike) -> float:
     resid = np.asarray(x_hat, float) - np.asarray(x_exact, float)
     if resid.ndim != 1 or resid.size < 2:
         raise ParameterError(f"x_hat has shape {resid.shape}; need a 1-d array of at least 2 estimates")
-    return float(np.var(resid, ddof=1) / abs(np.mean(x_exact)))
+    return float(np.var(resid, ddof=1) / abs(np.mean(np.asarray(x_exact, float))))

@@ -59,7 +59,7 @@ def _sha(data: bytes) -> str:
 
 def _npz_bytes(arrays: Mapping[str, np.ndarray]) -> bytes:
     buf = io.BytesIO()
-    np.savez(buf, **{k: np.asarray(v) for k, v in arrays.items()})
+    np.savez(buf, **{k: np.asarray(v) for k, v in arrays.items()})  # type: ignore[arg-type]  # numpy's stub types the first name only
     return buf.getvalue()
 
 
@@ -81,7 +81,7 @@ def provenance() -> dict[str, Any]:
     """Package versions, interpreter, platform and git commit of this checkout."""
     import importlib.metadata as md
 
-    versions = {}
+    versions: dict[str, str | None] = {}
     for pkg in ("gentheory", "numpy", "scipy", "sympy", "mpmath", "networkx", "matplotlib"):
         try:
             versions[pkg] = md.version(pkg)

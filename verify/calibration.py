@@ -233,8 +233,9 @@ def calibrate(
         keys = [[point_key(claim, p, cfg, offset + s) for p in claim.sweep(scale)] for s in range(seeds)]
         complete = [s for s in range(seeds) if all((claim.id, k) in cached for k in keys[s])]
         if not complete:  # only when stored_only: otherwise every seed was computed
+            where = store.root if store is not None else "the results directory"
             raise ValueError(f"{claim.id}: no seed s in [{first_seed}, {first_seed + seeds}) has all its "
-                             f"{len(keys[0])} points stored under {store.root} for this design and scale {scale!r}; "
+                             f"{len(keys[0])} points stored under {where} for this design and scale {scale!r}; "
                              "nothing to assess")
         runs = [[cached[(claim.id, k)] for k in keys[s]] for s in complete]
         rows.append(calibration_row(claim, runs, scale=scale, alpha=alpha,
@@ -481,14 +482,15 @@ def compare_stores(first: ResultStore | str | Path, second: ResultStore | str | 
     for claim, ident in sorted(runs[0].keys() & runs[1].keys()):
         got = [store.load_point(claim, scale, run[(claim, ident)]) for store, run in zip(stores, runs)]
         params = json.loads(ident)["params"]
-        if got[0] is None or got[1] is None:
+        pa, pb = got
+        if pa is None or pb is None:
             differing.append((claim, params, ("unreadable",)))
             continue
-        a, b = (p.to_dict() for p in got)
+        a, b = pa.to_dict(), pb.to_dict()
         fields = [k for k in sorted(a.keys() | b.keys()) if k not in _NOT_COMPARED
                   and canonical_json(a.get(k)) != canonical_json(b.get(k))]
-        fields += [f"aux[{k}]" for k in sorted(got[0].aux.keys() | got[1].aux.keys())
-                   if k not in got[0].aux or k not in got[1].aux or not _same_array(got[0].aux[k], got[1].aux[k])]
+        fields += [f"aux[{k}]" for k in sorted(pa.aux.keys() | pb.aux.keys())
+                   if k not in pa.aux or k not in pb.aux or not _same_array(pa.aux[k], pb.aux[k])]
         if fields:
             differing.append((claim, params, tuple(fields)))
 

@@ -111,7 +111,7 @@ class Estimate:
         from verify._stats import mean_and_stderr
 
         mean, se, n = mean_and_stderr(samples, axis=axis)
-        return cls(mean, se, error_bound, n, n - 1)
+        return cls(mean, se, _as_value(error_bound), n, n - 1)
 
     def __str__(self) -> str:
         def fmt(v: Any) -> str:

@@ -58,6 +58,12 @@ def _keep_freed_memory() -> bool:
     return bool(mallopt(m_mmap_threshold, 32 << 20)) and bool(mallopt(m_trim_threshold, 1 << 30))
 
 
+def _entropy(seed: np.random.SeedSequence) -> list[int]:
+    """The seed's entropy as a list of ints (``point_seed`` always sets it)."""
+    ent = seed.entropy
+    return [int(ent)] if isinstance(ent, int) else [int(x) for x in (ent or ())]
+
+
 def _predictions(claim: Claim, params: Any, obs: Observation) -> tuple[Estimate, dict[str, Estimate]]:
     """Theory and every rival at one point: the conditional ones from the observation, the rest from the claim."""
     theory = obs.theory if obs.theory is not None else claim.theory(params)
@@ -86,13 +92,13 @@ def evaluate_point(claim_id: str, params: Any, scale: str, base_seed: int) -> Po
             theory, rivals = _predictions(claim, params, obs)
             return PointResult(
                 claim=claim_id, params=to_jsonable(params), theory=theory, measured=obs.measured, rivals=rivals,
-                info=dict(to_jsonable(dict(obs.info))), seed_entropy=[int(x) for x in seed.entropy],
+                info=dict(to_jsonable(dict(obs.info))), seed_entropy=_entropy(seed),
                 elapsed=time.perf_counter() - t0, key=key, aux={k: np.asarray(v) for k, v in obs.aux.items()},
             )
         except Exception:  # noqa: BLE001  -- recorded as ERROR, never swallowed
             return PointResult(
                 claim=claim_id, params=to_jsonable(params), theory=Estimate(np.nan), measured=Estimate(np.nan),
-                rivals={}, info={}, seed_entropy=[int(x) for x in seed.entropy],
+                rivals={}, info={}, seed_entropy=_entropy(seed),
                 elapsed=time.perf_counter() - t0, key=key, error=traceback.format_exc(),
             )
 
@@ -134,8 +140,8 @@ def assess(claim: Claim, points: Sequence[PointResult], *, scale: str, alpha: fl
     :class:`PointAssessment`."""
     errors = [p for p in points if p.error]
     prov = provenance()
-    common = dict(claim=claim.id, statement=claim.statement, reference=claim.reference, scale=scale, alpha=alpha,
-                  points=list(points), elapsed=elapsed, provenance=prov)
+    common: dict[str, Any] = dict(claim=claim.id, statement=claim.statement, reference=claim.reference, scale=scale,
+                                  alpha=alpha, points=list(points), elapsed=elapsed, provenance=prov)
     if errors:
         return Verdict(status="ERROR", kind="-", z_max=np.nan, z_star=np.nan, m=0,
                        rivals=[RivalOutcome(r.name, r.statement, r.nearest, r.paper, False, np.nan, 0)

@@ -1,5 +1,4 @@
 """Exact strata theory against independent identities (spec §1–§3)."""
-import itertools
 import math
 from collections import Counter
 

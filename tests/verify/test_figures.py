@@ -1,0 +1,44 @@
+"""Figure provenance matches what each figure draws: every simulation bar is ±z*·se of the verdict it belongs to."""
+import json
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+from matplotlib.container import ErrorbarContainer  # noqa: E402
+
+from verify.figures import FIGURES, export_figures  # noqa: E402
+from verify.figures._base import (ERRORBAR_CONVENTION, SIMULATION_GID, THEORY_ONLY_CONVENTION,  # noqa: E402
+                                  simulation_errorbar)
+
+
+def test_simulation_errorbar_draws_z_star_times_se_and_tags_it():
+    fig, ax = plt.subplots()
+    c = simulation_errorbar(ax, [1, 2], [0.5, 0.7], [0.1, 0.0], 3.29)
+    np.testing.assert_array_equal(c.gentheory_halfwidth, [0.329, 0.0])
+    segments = c.lines[2][0].get_segments()
+    assert [round(float(s[1, 1] - s[0, 1]) / 2, 12) for s in segments] == [0.329, 0.0]
+    assert all(a.get_gid() == SIMULATION_GID for a in c.get_children())
+    with pytest.raises(ValueError, match="z_star"):
+        simulation_errorbar(ax, [1], [1], [1], 0.0)
+    plt.close(fig)
+
+
+@pytest.mark.parametrize("name", sorted(FIGURES))
+def test_figure_provenance_states_what_it_draws(quick_results, tmp_path, name):
+    """Every error bar in the rendered figure was drawn by the shared helper (so at ±z*·se), theory-only figures
+    draw no simulation, and the provenance JSON states the convention that matches."""
+    store, verdicts = quick_results
+    spec = FIGURES[name]
+    fig, _ = spec.draw({cid: verdicts[cid] for cid in spec.claims})
+    containers = [c for ax in fig.axes for c in ax.containers if isinstance(c, ErrorbarContainer)]
+    tagged = [a for ax in fig.axes for a in ax.get_children() if a.get_gid() == SIMULATION_GID]
+    plt.close(fig)
+    assert all(hasattr(c, "gentheory_halfwidth") for c in containers), f"{name} draws an error bar by hand"
+    if spec.theory_only:
+        assert not containers and not tagged, f"{name} is registered theory-only but draws simulation bars"
+    export_figures(store, tmp_path, names=[name], formats=("png",))
+    prov = json.loads((tmp_path / f"{name}.json").read_text())
+    assert prov["errorbars"] == (THEORY_ONLY_CONVENTION if spec.theory_only else ERRORBAR_CONVENTION)
