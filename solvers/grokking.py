@@ -37,6 +37,7 @@ __all__ = [
     "spectral_radius",
     "null_multiplier",
     "null_rate",
+    "first_order_rate",
     "slow_root_amplitude",
     "grokking_time",
     "headline_grokking_time",
@@ -234,6 +235,18 @@ def _check_null_stable(eta: float, lam: float, beta: float) -> None:
             f"eta*lam = {eta * lam} is outside (0, {2 * (1 + beta)}): the null mode of heavy ball with "
             f"beta = {beta} is unstable there (2(1+beta))"
         )
+
+
+def first_order_rate(eta: float, lam: float, beta: float, coupling: str = "coupled") -> float:
+    r"""Leading-order (headline) decay rate of the null component: :math:`\eta\lambda/(1-\beta)` coupled,
+    :math:`\eta\lambda` decoupled — the first term of :func:`null_rate` in ηλ (spec §2; Kim 2026, Eq. 7).
+
+    >>> round(first_order_rate(0.2, 1e-3, 0.9), 15)
+    0.002
+    """
+    _check_optimizer(eta, lam, beta, coupling)
+    x = eta * lam
+    return x / (1 - beta) if coupling == "coupled" else x
 
 
 def null_rate(eta: float, lam: float, beta: float, coupling: str = "coupled") -> float:

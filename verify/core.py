@@ -256,7 +256,8 @@ class Claim(abc.ABC):
             raise ValueError(f"scale = {scale!r} is not one of {tuple(self.scales)} for claim {self.id}") from None
 
     def params_from_dict(self, d: Mapping[str, Any]) -> Any:
-        """The claim's ``Params`` rebuilt from its stored JSON form (lists back to tuples)."""
+        """The claim's ``Params`` rebuilt from its stored JSON form (lists back to tuples; the strings "inf",
+        "-inf", "nan" that :func:`verify._seeding.to_jsonable` writes for non-finite floats back to floats)."""
         fields = {f.name: f for f in dataclasses.fields(self.Params)}
         unknown = set(d) - set(fields)
         if unknown:
@@ -264,7 +265,9 @@ class Claim(abc.ABC):
                              "does not")
 
         def back(v: Any) -> Any:
-            return tuple(back(x) for x in v) if isinstance(v, list) else v
+            if isinstance(v, list):
+                return tuple(back(x) for x in v)
+            return float(v) if isinstance(v, str) and v in ("inf", "-inf", "nan") else v
 
         return self.Params(**{k: back(v) for k, v in d.items()})
 
@@ -362,6 +365,13 @@ class PointResult:
     aux: dict[str, NDArray] = field(default_factory=dict)
     error: str | None = None
     assessment: PointAssessment | None = None
+
+    @property
+    def typed_params(self) -> Any:
+        """The stored params rebuilt as the claim's ``Params`` (validated again by its ``__post_init__``)."""
+        if self.claim not in REGISTRY:
+            raise KeyError(f"claim {self.claim!r} is not registered; call verify.claims.load_studies() first")
+        return REGISTRY[self.claim].params_from_dict(self.params)
 
     def to_dict(self) -> dict[str, Any]:
         d = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name not in ("aux", "assessment")}

@@ -220,8 +220,10 @@ class PlateauHeights(Claim):
                  "at L_× = d − Re tr(P_A P_B) ∈ {0, 2, …, 2d} ({0, 2, 4} at d = 2, {0, 2, 4, 6} at d = 3), with "
                  "100 % within-region accuracy; r_max = 0 forces L_× = 2d (and at d = 2 only then), and at L_× = 2d every "
                  "cross product is decoded wrong.")
-    rivals = (Rival("local_implies_global", "Local accuracy implies global accuracy: a module pair that is exact on every within-region "
-                       "product has L_× = 0 and cross accuracy 1."),)
+    rivals = (Rival("gap_is_height", "The plateau sits at the stratum gap: L_× = 2(d − r_max) for every pair (the overlap "
+                                     "bound taken as the value); no prediction for the accuracies.", nearest=True),
+              Rival("local_implies_global", "Local accuracy implies global accuracy: a module pair that is exact on every within-region "
+                       "product has L_× = 0 and cross accuracy 1."))
     reference = f"{REFERENCE}; spec §2.4(a)–(d), (i)"
     Params = TwistParams
     Config = TwistConfig
@@ -248,8 +250,10 @@ class PlateauHeights(Claim):
         bound = np.concatenate([out["bound_cross"], np.zeros(3)])
         theory = np.concatenate([height, [1.0, 0.0, 0.0]])
         rival = np.concatenate([np.zeros(cfg.runs), [1.0, 1.0, 0.0]])
+        gap = np.concatenate([np.where(consistent, tab["gap"][la, lb], np.nan), np.full(3, np.nan)])
         values, counts = np.unique(np.round(height[np.isfinite(height)], 6), return_counts=True)
-        return Observation(Estimate(measured, 0.0, bound), theory=Estimate(theory), rivals={"local_implies_global": Estimate(rival)},
+        return Observation(Estimate(measured, 0.0, bound), theory=Estimate(theory),
+                           rivals={"gap_is_height": Estimate(gap), "local_implies_global": Estimate(rival)},
                            aux={"L_cross": out["L_cross"], "L_loc": out["L_loc"], "height": height,
                                 "radius": out["radius"], "twist_A": la, "twist_B": lb,
                                 "m_A": tab["m_A"][la, lb], "m_B": tab["m_B"][la, lb], "history_step": hist["step"],
@@ -529,7 +533,10 @@ class Certificate(Claim):
     statement = ("Near exact modules in the right stratum the worst cross error (operator norm) is O(ε): it scales "
                  "like √L_loc (log-log slope 1); in a wrong stratum it stays at 2 whatever the local accuracy "
                  "(slope 0) — local accuracy certifies global accuracy only within the right stratum.")
-    rivals = (Rival("any_stratum", "Local accuracy certifies global accuracy in any stratum: slope 1 for the wrong twist too."),)
+    rivals = (Rival("second_order", "In the right stratum the first-order cross errors cancel: the worst cross error is "
+                                    "O(ε²) ∝ L_loc (slope 2, the neighbouring exponent); no prediction for the wrong one.",
+                    nearest=True),
+              Rival("any_stratum", "Local accuracy certifies global accuracy in any stratum: slope 1 for the wrong twist too."))
     reference = f"{REFERENCE}; spec §2.4(g); Kazhdan (1982) stability of almost-representations"
     Params = CertificateParams
     Config = CertificateConfig
@@ -605,7 +612,8 @@ class Certificate(Claim):
         width = corners.max(axis=0) - corners.min(axis=0)
         theory = 1.0 if p.kind == "right" else 0.0
         return Observation(Estimate(slope, 0.0, width), theory=Estimate(np.full(cfg.runs, theory)),
-                           rivals={"any_stratum": Estimate(np.ones(cfg.runs))},
+                           rivals={"second_order": Estimate(np.full(cfg.runs, 2.0 if p.kind == "right" else np.nan)),
+                                   "any_stratum": Estimate(np.ones(cfg.runs))},
                            aux={"slope": slope, "ratio_small": ratio[0], "ratio_large": ratio[1],
                                 "cross_error": np.array(curves[0::2]), "sqrt_L_loc": np.array(curves[1::2])},
                            info={"slope_mean": float(slope.mean()), "slope_range": [float(slope.min()), float(slope.max())],
@@ -725,7 +733,10 @@ class GluingByPairType(Claim):
                  "J = ½‖ρ_A(c) − Uρ_B(c)U*‖² + L_×) to a value fixed by their conjugacy classes alone — 0 with all cross "
                  "products right only for two traceless modules; pairs in different strata keep the Hoffman–Wielandt "
                  "overlap gap 2 at the optimum.")
-    rivals = (Rival("always_glue", "Locally exact modules always glue: min_U J = 0 for every pair."),)
+    rivals = (Rival("overlap_gap_only", "The gluing cost is the stratum gap alone: min_U J equals the Hoffman–Wielandt "
+                                        "overlap gap of ρ_A(c), ρ_B(c), the cross loss vanishing at the optimal U (no "
+                                        "prediction for the gap itself or the accuracy).", nearest=True),
+              Rival("always_glue", "Locally exact modules always glue: min_U J = 0 for every pair."))
     reference = f"{REFERENCE}; spec §2.5"
     Params = GluingParams
     Config = ModuleConfig
@@ -783,12 +794,14 @@ class GluingByPairType(Claim):
         theory = np.concatenate([theo, hw_theo, [1.0]])
         e = np.concatenate([bound, hw_bound, [0.0]])
         rival = np.concatenate([np.zeros(len(pairs) * 2), [1.0]])
+        gap_only = np.concatenate([hw_theo, np.full(len(pairs) + 1, np.nan)])
         summary = {k: {"pairs": len(v), "min_J_mean": float(np.mean([x[0] for x in v])),
                        "overlap_at_opt_mean": float(np.mean([x[1] for x in v])),
                        "cross_acc_mean": float(np.mean([x[2] for x in v])),
                        "hw_gap_mean": float(np.mean([x[3] for x in v]))} for k, v in sorted(by_type.items())}
         counts = {name: {k: len(v) for k, v in groups[name].items()} for name in groups}
-        return Observation(Estimate(measured, 0.0, e), theory=Estimate(theory), rivals={"always_glue": Estimate(rival)},
+        return Observation(Estimate(measured, 0.0, e), theory=Estimate(theory),
+                           rivals={"overlap_gap_only": Estimate(gap_only), "always_glue": Estimate(rival)},
                            aux={"min_J": np.array(meas), "min_J_theory": np.array(theo), "hw_gap": np.array(hw_meas)},
                            info={"pair_types": summary, "exact_module_fraction": kept, "pairs": len(pairs),
                                  "module_types": counts, "types": types,

@@ -63,12 +63,13 @@ class TIParams:
         idx = np.arange(self.n)
         return self.rho ** np.abs(idx[:, None] - idx[None, :])
 
-    def krr(self, exception: tuple[int, int] | None | str = "self") -> NDArray:
-        """Ridgeless NTK-KRR predictions (n×n) for this geometry (``exception=None``: plain TI)."""
+    def krr(self, exception: tuple[int, int] | None | str = "self", kind: str = "ntk") -> NDArray:
+        """Ridgeless KRR predictions (n×n) for this geometry with the network's NTK (``kind="nngp"``: its NNGP,
+        the kernel of readout-only training; ``exception=None``: plain TI)."""
         exc = self.exception if exception == "self" else exception
         if self.rho == 0:
-            return st.margins(self.n, exc, kappa=st.network_family(self.slope, "ntk"))
-        return st.margins_general(self.n, exc, slope=self.slope, kind="ntk", item_gram=self.item_gram)
+            return st.margins(self.n, exc, kappa=st.network_family(self.slope, kind))
+        return st.margins_general(self.n, exc, slope=self.slope, kind=kind, item_gram=self.item_gram)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -323,7 +324,9 @@ class NetworkMargins(Claim):
                  "(seed means at m/4 and m extrapolated in m^(−1/2)), to the ridgeless NTK-KRR margin of every pair "
                  "i < j: exception memorised, within-section pairs correct, the geometry's cross-section / loop "
                  "pattern — for one-hot and for ordinally similar items.")
-    rivals = (Rival("plain_ti", "The networks learn plain transitive inference: the NTK-KRR margins without the exception."),)
+    rivals = (Rival("nngp", "The networks behave like readout-only training: ridgeless KRR with the NNGP kernel of the "
+                            "random first layer, not the NTK.", nearest=True),
+              Rival("plain_ti", "The networks learn plain transitive inference: the NTK-KRR margins without the exception."))
     reference = f"{REFERENCE}; spec §2.1 (rank reduction), §4 (NTK Monte Carlo)"
     Params = TIParams
     Config = NetConfig
@@ -346,7 +349,7 @@ class NetworkMargins(Claim):
         return Estimate(p.krr()[iu])
 
     def rival(self, name: str, p: TIParams) -> Estimate:
-        return Estimate(p.krr(None)[_upper(p.n)])
+        return Estimate(p.krr("self", "nngp")[_upper(p.n)] if name == "nngp" else p.krr(None)[_upper(p.n)])
 
     def simulate(self, p: TIParams, cfg: NetConfig, rng: np.random.Generator) -> Observation:
         widths = np.array([cfg.width // 4, cfg.width])
@@ -404,7 +407,9 @@ class WidthScaling(Claim):
     id = "transitive.width_scaling"
     statement = ("The RMS deviation of a trained network from its NTK-KRR predictions shrinks as m^(−1/2) with "
                  "width m: β = −1/2 in E ln RMS = ln c + β ln m + γ/m + O(m⁻²), fitted over m = 128…4096.")
-    rivals = (Rival("no_convergence", "The deviation does not shrink with width (slope 0: a finite-width, feature-learning limit)."),)
+    rivals = (Rival("mean_rate", "β = −1: the deviation falls like 1/m, the order of the finite-width correction to the "
+                                 "mean prediction (the neighbouring exponent).", nearest=True),
+              Rival("no_convergence", "The deviation does not shrink with width (slope 0: a finite-width, feature-learning limit)."))
     reference = (f"{REFERENCE}; spec §4 (slopes −0.52, −0.50, −0.49); 1/m corrections: Dyer & Gur-Ari, ICLR 2020; "
                  "Huang & Yau, ICML 2020")
     Params = TIParams
@@ -427,7 +432,7 @@ class WidthScaling(Claim):
         return Estimate(-0.5)
 
     def rival(self, name: str, p: TIParams) -> Estimate:
-        return Estimate(0.0)
+        return Estimate(-1.0 if name == "mean_rate" else 0.0)
 
     def simulate(self, p: TIParams, cfg: NetConfig, rng: np.random.Generator) -> Observation:
         widths = self._widths(cfg)
@@ -501,7 +506,9 @@ class CrossSectionFlip(Claim):
                  "wrongly above it (n = 9, I4↔I6: μ* = 1 exactly); trained networks whose NTK lies on either side "
                  "of μ* follow it, their width-extrapolated margins equal to the KRR values (quick scale resolves "
                  "0.1 in margin; paper scale resolves the sign of the small negative margins above μ*).")
-    rivals = (Rival("plain_ti", "The exception leaves cross-section pairs alone: their margin is the plain-TI one (always > 0)."),)
+    rivals = (Rival("nngp", "The networks behave like readout-only training: the straddling pair's margin is the NNGP-KRR "
+                            "one, whose threshold μ* lies elsewhere.", nearest=True),
+              Rival("plain_ti", "The exception leaves cross-section pairs alone: their margin is the plain-TI one (always > 0)."))
     reference = f"{REFERENCE}; spec P4, P5 (threshold polynomial, μ*_cross(9, 4, 6) = 1)"
     Params = TIParams
     Config = NetConfig
@@ -527,7 +534,7 @@ class CrossSectionFlip(Claim):
 
     def rival(self, name: str, p: TIParams) -> Estimate:
         i, j = self._pair(p)
-        return Estimate(p.krr(None)[i - 1, j - 1])
+        return Estimate((p.krr("self", "nngp") if name == "nngp" else p.krr(None))[i - 1, j - 1])
 
     def simulate(self, p: TIParams, cfg: NetConfig, rng: np.random.Generator) -> Observation:
         i, j = self._pair(p)
@@ -640,7 +647,9 @@ class LinearMinNorm(Claim):
                  "kernel, and with weight decay λ to ridge KRR: every pair's output is (1−m)(r_i−r_j)+m·y on "
                  "training pairs and r_i − r_j on test pairs, r = (L_G+μI)⁻¹β — across the additive (P3), "
                  "conjunctive (P4) and ridge (P6) regimes.")
-    rivals = (Rival("plain_ti", "GD learns the transitive rule and ignores the exception (plain-TI KRR with the same kernel)."),)
+    rivals = (Rival("ridgeless", "Weight decay only slows GD down: the limit is the ridgeless (minimum-norm) KRR at every λ "
+                                 "(no prediction where λ = 0, or where c2 = 0 leaves no ridgeless limit).", nearest=True),
+              Rival("plain_ti", "GD learns the transitive rule and ignores the exception (plain-TI KRR with the same kernel)."))
     reference = f"{REFERENCE}; spec §2.1, P3, P4, P6, §4 'Linear check'"
     Params = LinearGeometry
     Config = LinearConfig
@@ -666,8 +675,12 @@ class LinearMinNorm(Claim):
         return Estimate(f[~np.eye(g.n, dtype=bool)], error_bound=8 * g.n * np.finfo(float).eps * cond * np.abs(f).max())
 
     def rival(self, name: str, g: LinearGeometry) -> Estimate:
-        f = st.margins(g.n, None, kappa=g.kappa, lam=g.lam)
-        return Estimate(f[~np.eye(g.n, dtype=bool)])
+        off = ~np.eye(g.n, dtype=bool)
+        if name == "ridgeless":
+            if g.lam == 0 or g.c2 <= 0:  # no ridge to drop, or no ridgeless limit (μ = c2/c1 = 0 is singular)
+                return Estimate(np.full(int(off.sum()), np.nan))
+            return Estimate(st.margins(g.n, g.exception, kappa=g.kappa, lam=0.0)[off])
+        return Estimate(st.margins(g.n, None, kappa=g.kappa, lam=g.lam)[off])
 
     def simulate(self, g: LinearGeometry, cfg: LinearConfig, rng: np.random.Generator) -> Observation:
         f, bound = train_linear_features(g, cfg)

@@ -215,3 +215,21 @@ def test_corrupted_point_is_recomputed_by_a_rerun_with_identical_numbers(tmp_pat
     for a, b in zip(first.points, again.points):
         assert np.array_equal(a.measured.value, b.measured.value) and np.array_equal(a.measured.stderr, b.measured.stderr)
     assert store.load_point(claim.id, "quick", first.points[0].key) is not None  # rewritten intact
+
+
+def test_stored_params_rebuild_as_each_claims_params():
+    """Every sweep point's params survive the JSON round trip as the claim's own Params (tuples included)."""
+    import json
+
+    from verify._seeding import to_jsonable
+    from verify.core import PointResult
+
+    for c in all_claims():
+        for scale in ("quick", "paper"):
+            for params in c.sweep(scale):
+                stored = json.loads(json.dumps(to_jsonable(params)))
+                assert c.params_from_dict(stored) == params, (c.id, params)
+                p = PointResult(c.id, stored, Estimate(0.0), Estimate(0.0), {}, {}, [0], 0.0, "k")
+                assert p.typed_params == params
+    with pytest.raises(ValueError, match="does not"):
+        get_claim("grokking.slow_rate").params_from_dict({"eta": 0.2, "no_such_field": 1})
