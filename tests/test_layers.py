@@ -39,20 +39,21 @@ def test_theory_uses_only_exact_libraries():
                 assert not any(n.split(".")[0] in {"numpy", "scipy"} for n in names), f
 
 
+def _imported_names(path: Path) -> set[str]:
+    """Dotted names a file imports anywhere (``from P import n`` gives both ``P`` and ``P.n``), absolute only."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            names |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names |= {node.module} | {f"{node.module}.{a.name}" for a in node.names}
+    return names
+
+
 def _study_modules_imported(path: Path) -> set[str]:
     """Study names of the project modules ``path`` imports (``solvers.grokking`` -> ``grokking``)."""
-    found = set()
-    for node in ast.walk(ast.parse(path.read_text())):
-        names = []
-        if isinstance(node, ast.Import):
-            names = [a.name for a in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
-        for name in names:
-            parts = name.split(".")
-            if parts[0] in OURS:
-                found |= {p for p in parts[1:] if p in STUDIES}
-    return found
+    return {part for name in _imported_names(path) if name.split(".")[0] in OURS
+            for part in name.split(".")[1:] if part in STUDIES}
 
 
 def test_no_study_imports_another_study():
@@ -78,16 +79,10 @@ def test_no_import_circle():
         for f in sorted((ROOT / layer).rglob("*.py")):
             mod = ".".join(f.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
             graph.add_node(mod)
-            for node in ast.walk(ast.parse(f.read_text())):
-                targets = []
-                if isinstance(node, ast.Import):
-                    targets = [a.name for a in node.names]
-                elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                    targets = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
-                for t in targets:
-                    if t.split(".")[0] in OURS and t != mod and (ROOT.joinpath(*t.split(".")).with_suffix(".py").exists()
-                                                                 or (ROOT.joinpath(*t.split(".")) / "__init__.py").exists()):
-                        graph.add_edge(mod, t)
+            for t in _imported_names(f):
+                if t.split(".")[0] in OURS and t != mod and (ROOT.joinpath(*t.split(".")).with_suffix(".py").exists()
+                                                             or (ROOT.joinpath(*t.split(".")) / "__init__.py").exists()):
+                    graph.add_edge(mod, t)
     cycles = list(nx.simple_cycles(graph))
     # a package importing its own submodules, which import siblings through the package's name, is not a cycle
     cycles = [c for c in cycles if not all(m.startswith(min(c, key=len)) for m in c)]

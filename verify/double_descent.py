@@ -442,11 +442,7 @@ class FDSlopes(Claim):
     reference = f"{REFERENCE} §1 (FD ratio), §3 (FD row of the table), §4.3 (twin copies)"
     Params = FDParams
     Config = LangevinConfig
-    # quick: the row-space point sets delta_min; its design-to-design sd is 0.061 (50 designs at base seed 0), so
-    # delta_min / relevance = t-multiplier(n − 1)·0.061/sqrt(n)/0.05 is 1.06 at the former 32 designs, 0.82 at 50
-    # and 0.71 at 64, 0.78 with the inversion-bias bound (0.0037 on the row space; measured 0.782 at base seed 0).
-    # Paper: 16 designs gave 0.982 at base seed 0 (row-space sd 0.036 per design); 48 give ≈ 0.49 (measured 0.534
-    # before the bound, 0.565 with it: PASS, max z 0.85, rival z 18)
+    # quick/paper sized by the power formula on the row-space point (docs/calibration.md, 'Sizing notes')
     scales = {"quick": LangevinConfig(n_features=100, designs=64, replicas=48),
               "paper": LangevinConfig(n_features=300, designs=48, replicas=32)}
     # X ∈ {½, 1}: an error of 0.05 in the slope is the smallest worth resolving
@@ -495,8 +491,7 @@ class FDSlopes(Claim):
         diff = Estimate.from_replicates(measured - predicted)
         th = float(predicted.mean())
         # the theory slope of each design is exact, so the spread of measured − predicted is the estimation noise of
-        # X̂ = −1/ŝ alone, and its inversion bias Var(X̂)/X is bounded with it (200 calibration runs at 64 designs:
-        # mean signed t +0.32 on the null space without this bound, 2/200 false alarms)
+        # X̂ = −1/ŝ alone, and its inversion bias Var(X̂)/X is bounded with it (docs/calibration.md)
         inversion_bias = inverse_slope_bias(measured, predicted)
         info = {"theory_slope_spread": float(predicted.std()), "t_waits": (waits * cfg.dt).tolist(),
                 "inversion_bias": inversion_bias}
@@ -556,11 +551,7 @@ class VarianceExponent(Claim):
     reference = f"{REFERENCE} §3 (γ = 1, amplitude ratio → 1), §4.5"
     Params = ExponentParams
     Config = ExponentConfig
-    # quick: 200 calibration runs at 128 replicates had delta_min / relevance 1.03 median, 1.12 at the 99th
-    # percentile (UNDERPOWERED on 152 of 200 seeds); delta_min ∝ 1/sqrt(replicates), so 256 gives ≈ 0.73 and 0.80
-    # (measured 0.737 at base seed 0). Paper scale: at N = 600 the relative spread of ε_var halves, so 128
-    # replicates match 256 at N = 300 — measured 0.709 at base seed 0 (PASS, γ = 1.038 ± 0.016 and 0.987 ± 0.015
-    # against 1.007, rival z 22; 33 s).
+    # replicates sized by the power formula: delta_min ∝ 1/sqrt(replicates) (docs/calibration.md, 'Sizing notes')
     scales = {"quick": ExponentConfig(n_features=300, replicates=256),
               "paper": ExponentConfig(n_features=600, replicates=128)}
     relevance = 0.0

@@ -998,12 +998,8 @@ class ModularDecoupling(Claim):
     reference = f"{REFERENCE}, Remark 2; spec §3 'Coupled vs decoupled' (first-order map) and 'Nonlinear nets'"
     Params = ModularSweep
     Config = ModularConfig
-    # Power: delta_min = (t*_(R-1) + t_0.8) sd/sqrt(R) + bound must stay below delta = 25 %. The three copies of a
-    # seed share one init, so their clocks move together: a quick pilot (R = 8) gave per-seed sd 0 (beta = 0.5,
-    # all ratios exactly 1 at the 25-step read-out) and 4.4e-4 (beta = 0.75), where R = 8 had assumed 0.15. R = 4
-    # keeps delta_min <= 0.2 up to sd = 0.02 (t*_3 = 16.3 at a = 1e-3 over 2 points) for half the cost.
-    # The plain ratio's per-seed sd is 0.037 at β = ½ (0.46 at β = ¾): ten seeds give se 0.012 and t ≈ 9 on 9 dof
-    # against the paper's 2 (quick scale keeps β = ½ only, where the refutation is resolved at this cost).
+    # the three copies of a seed share one init, so their clocks move together; ten seeds resolve the plain ratio
+    # against the paper's 2 at β = ½ (docs/calibration.md, 'Sizing notes')
     scales = {"quick": ModularConfig(seeds=10), "paper": ModularConfig(seeds=16, max_steps=300_000)}
     labels = ("dec(lam)/coup((1-beta)lam)", "dec(lam)/coup(lam)")
     # half the distance 1 − (1 − β) = β = ½ between the equivalence and the no-amplification rival at β = ½

@@ -588,9 +588,7 @@ class TeacherStudentAMP(Claim):
     reference = f"{REFERENCE} §2.3 (Nishimori line, Györgyi 1990), §3; state evolution of AMP (Barbier et al. 2019)"
     Params = AlgoParams
     Config = AMPConfig
-    # quick: 200 calibration runs at 24 instances had delta_min / relevance 0.80 median, 1.12 at the 99th
-    # percentile (the α = 1.3 standard error from 23 dof varies by ±15 %), UNDERPOWERED on 13; 40 instances give
-    # ≈ 0.58 and 0.74 (se ∝ 1/sqrt(instances), the t multiplier falls with the dof)
+    # instances sized by the power formula (docs/calibration.md, 'Sizing notes')
     scales = {"quick": AMPConfig(n=1000, instances=40), "paper": AMPConfig(n=2000, instances=48)}
     relevance = 0.0
     relevance_abs = 0.03  # overlap; the rival is off by 0.27 at α = 1.3
@@ -657,13 +655,8 @@ class EnumerationThermodynamics(Claim):
               "paper": EnumConfig(sizes=(10, 12, 14, 16, 18, 20, 22, 24), instances=4000)}
     relevance = 0.1  # an entropy, free entropy or training error off by 10 % of its value
     labels = ("s(β=∞)", "φ(β=2)", "φ(β=3)", "ε_t(β=3)")
-    #: per observable, the 1/N² coefficient c of the finite-size expansion and its bound (2 SE). N = 10…20 cannot
-    #: resolve c in one run, but it biases the linear intercept by c·Σ r_N N⁻² (r the intercept row): −0.27, +0.16,
-    #: +0.30, −0.78 run SEs in 200 quick runs (base seeds 1 000 000–1 000 199), a body rate P(z > 1.96) of 0.11.
-    #: Those runs pooled (320 000–640 000 instances per size; SEs from the spread across runs) are the pilot
-    #: (:func:`pilot_curvature` of their stored ``info``): c ± SE = 0.351 ± 0.184, −0.058 ± 0.083, −0.152 ± 0.129,
-    #: 0.213 ± 0.080 (χ² 1.9, 2.4, 2.0, 1.2 on 3 dof), intercepts within 1.1 SE of RS for every observable. A
-    #: calibration of this design must use other seeds (``gentheory calibrate --first-seed``).
+    #: per observable, the 1/N² coefficient c of the finite-size expansion and its bound (2 SE), from the pooled
+    #: pilot of 200 quick runs (:func:`pilot_curvature`; numbers in docs/calibration.md, 'Sizing notes')
     curvature = ((0.351, 0.368), (-0.058, 0.166), (-0.152, 0.257), (0.213, 0.160))
 
     def sweep(self, scale: str) -> list[ThermoParams]:
@@ -776,17 +769,8 @@ class TeacherStudentEnumeration(Claim):
     reference = f"{REFERENCE} §1, §2.3, §2.4, §4a; Györgyi 1990; Barbier et al. 2019"
     Params = TeacherEnumParams
     Config = EnumConfig
-    # Until stop 17 α = 1 was asserted too; 200 calibration runs (1500 instances at N = 20, sizes 8…20) gave 6 false
-    # alarms, P(z > 1.96) = 0.19: the α = 1 intercepts were biased by ≈ −1.5 SE (entropy −0.0096, ε_g −0.0144),
-    # and pooled over the runs the quadratic model is rejected (ε_g: χ² 103 on 10 dof) with an intercept that moves
-    # with the degree (ε_g(α = 1) 0.296, 0.321, 0.334 for degrees 2, 3, 4; RS 0.3105), while α = ½ was unbiased
-    # (mean signed t 0.11, 0.03). So α = ½ alone is asserted, and it must reject the annealed rival by itself: its
-    # entropy is 0.0178 above RS there (ε_g 0.0063). Sizing: the entropy intercept SE was 0.0058 at 1500 instances;
-    # rival power 0.99 needs gap/SE ≥ z*(m = 2) + z_0.99 = 3.48 + 2.33, i.e. SE ≤ 0.0031 and ≥ 5300 instances
-    # (odd sizes, which only served α = 1, are dropped). The relevance is that gap: a discrepancy as large as the
-    # distance between the two theories is the smallest that matters. Seed 0: δ_min/relevance 0.705 (quick), 0.366
-    # (paper: PASS, rival z 10.5, 7.5 CPU-min), where the unasserted α = 1 intercepts sit 4.5 and 4.2 SE below RS
-    # (entropy 0.0963 ± 0.0022, ε_g 0.298 ± 0.003): asserting them would fail.
+    # α = ½ alone is asserted (α = 1 intercepts depend on the extrapolation model at N ≤ 20); the relevance is the
+    # RS–annealed entropy gap; history and sizing in docs/calibration.md, 'Sizing notes'
     scales = {"quick": EnumConfig(sizes=tuple(range(8, 21, 2)), instances=5600),
               "paper": EnumConfig(sizes=tuple(range(8, 23, 2)), instances=12000)}
     relevance = 0.0

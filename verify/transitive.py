@@ -512,9 +512,8 @@ class CrossSectionFlip(Claim):
     reference = f"{REFERENCE}; spec P4, P5 (threshold polynomial, μ*_cross(9, 4, 6) = 1)"
     Params = TIParams
     Config = NetConfig
-    # R from the power formula, se ∝ 1/sqrt(R): 32 seeds gave delta_min / relevance = 0.937 at base seed 0, too
-    # close to 1 for most seeds to PASS; 54 gives ≈ 0.72 (a p99 below 0.9 at 53 dof)
-    # quick: 300 GD steps by the same rule as NetworkMargins (remainder 6.6e-6 at s = 0.2 against 1e-4)
+    # seeds sized by the power formula (docs/calibration.md, 'Sizing notes'); quick GD steps by the same rule as
+    # NetworkMargins (remainder 6.6e-6 at s = 0.2 against 1e-4)
     scales = {"quick": NetConfig(width=8192, seeds=54, steps=300), "paper": NetConfig(width=32768, seeds=48)}
     relevance = 0.0
     # quick scale resolves margin errors of 0.1 (the rival is off by 0.3-0.4); the negative margins above
