@@ -29,10 +29,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 @pytest.fixture(scope="session")
 def quick_results(tmp_path_factory: pytest.TempPathFactory):
-    """Every registered claim run once at quick scale (process pool), stored in a temp directory."""
+    """Every registered claim run once at quick scale (process pool), stored in a temp directory — or in
+    ``$GENTHEORY_TEST_RESULTS`` when set, so a store the README's first command just wrote is resumed: only
+    points whose key (the code they execute, params, config, seed) is not stored are computed."""
+    from pathlib import Path
+
     from verify import ResultStore, all_claims, run_claims
 
-    root = tmp_path_factory.mktemp("results")
+    given = os.environ.get("GENTHEORY_TEST_RESULTS")
+    root = Path(given) if given else tmp_path_factory.mktemp("results")
     store = ResultStore(root)
     verdicts = run_claims(all_claims(), scale="quick", store=store, executor="process", progress=False)
     return store, {v.claim: v for v in verdicts}
