@@ -130,7 +130,7 @@ def relevance_ratio(claim: Claim, points: Sequence[PointResult]) -> float:
             half = np.atleast_1d(0.5 * np.abs(np.asarray(p.rivals[name].value, float) - t))
             separated = half > 0  # NaN (no prediction here) and coinciding elements excluded
             if np.any(separated):
-                best = min(best, float(np.min((np.broadcast_to(rel, half.shape) / half)[separated])))
+                best = min(best, float(np.min(np.broadcast_to(rel, half.shape)[separated] / half[separated])))
     return best
 
 

@@ -233,3 +233,56 @@ def test_stored_params_rebuild_as_each_claims_params():
                 assert p.typed_params == params
     with pytest.raises(ValueError, match="does not"):
         get_claim("grokking.slow_rate").params_from_dict({"eta": 0.2, "no_such_field": 1})
+
+
+def _refuted_claim(paper_value: float):
+    """A registered-style claim with a paper rival at ``paper_value`` (not added to the registry)."""
+    from verify.core import Claim, Rival
+
+    class Finding(Claim):
+        id = "test.refuted_finding"
+        statement = "the corrected value is 1"
+        rivals = (Rival("far", "the value is 0", nearest=True), Rival("paper", f"the value is {paper_value}", paper=True))
+        reference = "test"
+        Params = dict
+        Config = dict
+        scales = {"quick": {}, "paper": {}}
+        relevance = 0.1
+
+        def sweep(self, scale):
+            return [{}]
+
+        def theory(self, p):
+            return Estimate(1.0)
+
+        def rival(self, name, p):
+            return Estimate(0.0 if name == "far" else paper_value)
+
+        def simulate(self, p, cfg, rng):
+            raise NotImplementedError
+
+    return Finding()
+
+
+@pytest.mark.parametrize("measured, paper, status", [
+    (1.0, 1.3, "REFUTED"),   # corrected holds, paper's statement rejected
+    (1.0, 1.002, "FAIL"),    # the paper's statement is no longer rejected: the finding no longer holds
+    (1.3, 1.3, "FAIL"),      # the corrected statement is rejected
+])
+def test_refuted_finding_verdicts(measured, paper, status):
+    from verify.core import PointResult
+    from verify.runner import assess
+
+    claim = _refuted_claim(paper)
+    point = PointResult(claim.id, {}, claim.theory({}), Estimate(measured, 0.01, n=1000, dof=999),
+                        {r.name: claim.rival(r.name, {}) for r in claim.rivals}, {}, [0], 0.0, "k")
+    v = assess(claim, [point], scale="quick")
+    assert v.status == status, v.message
+    assert claim.refuted_rival.name == "paper"
+    if status == "REFUTED":
+        from verify.core import SUCCESS
+        from verify.report import render_markdown
+
+        assert v.rival_rejected and not v.theory_rejected and v.status in SUCCESS
+        report = render_markdown([v])
+        assert "## Refuted findings" in report and "the value is 1.3" in report and "0/1 claims PASS and 1 REFUTED" in report
