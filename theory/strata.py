@@ -27,7 +27,8 @@ from typing import Callable, Sequence
 
 import sympy as sp
 
-from theory._groups import (
+from theory import _groups
+from theory._groups import (  # noqa: F401  (re-exported: __all__ extends _groups.__all__)
     FiniteGroup, group_from_generators, group_from_presentation, quaternion_group, dihedral_group,
     dicyclic_group, special_linear_group_2_3, heisenberg_group, cyclic_group, cyclic_product_group,
     symmetric_group, alternating_group, subgroup_lattice, hasse_diagram, abelian_characters,
@@ -36,23 +37,7 @@ from theory._groups import (
 from theory._validation import ParameterError, check_int
 
 __all__ = [
-    "FiniteGroup",
-    "group_from_generators",
-    "group_from_presentation",
-    "quaternion_group",
-    "dihedral_group",
-    "dicyclic_group",
-    "special_linear_group_2_3",
-    "heisenberg_group",
-    "cyclic_group",
-    "cyclic_product_group",
-    "symmetric_group",
-    "alternating_group",
-    "subgroup_lattice",
-    "hasse_diagram",
-    "abelian_characters",
-    "IrreducibleCharacters",
-    "irreducible_characters",
+    *_groups.__all__,
     "cyclic_strata",
     "stratum_dimension",
     "r_max",

@@ -25,8 +25,7 @@ import sympy as sp
 
 from theory import double_descent as td
 from theory._validation import ParameterError, check_choice, check_int, check_range
-from verify._stats import (extrapolate_intercept, inverse_slope_bias, mean_and_stderr, stderr, weighted_least_squares,
-                           welch_dof)
+from verify._stats import (extrapolate_intercept, inverse_slope_bias, mean_and_stderr, stderr, weighted_least_squares)
 from verify.core import Claim, Estimate, Observation, Rival, register
 
 __all__ = ["DesignDraw", "draw_designs", "gradient_descent", "gradient_flow_limit"]
@@ -802,18 +801,12 @@ class CriticalSlowing(Claim):
             # log N²s_min has finite moments (density ~ x^(-1/2) at 0), so plain means and sd/√R apply
             logs = np.log(scaled_smallest_eigenvalues(size, cfg.replicates, child)) - 2 * math.log(size)
             means.append(logs.mean())
-            ses.append(logs.std(ddof=1) / math.sqrt(cfg.replicates))
+            ses.append(stderr(logs))
         means, ses = np.array(means), np.array(ses)
-        design = np.column_stack([np.ones_like(n), -np.log(n), 1 / n])
-        w = 1 / ses**2
-        cov = np.linalg.inv(design.T @ (w[:, None] * design))
-        coef = cov @ (design.T @ (w * means))
-        resid = means - design @ coef
-        z, z_se = float(coef[1]), float(math.sqrt(cov[1, 1]))
-        row = (cov @ (design.T * w))[1]
-        z_dof = float(welch_dof(row**2 * ses**2, np.full(len(n), cfg.replicates - 1)))
+        fit = weighted_least_squares(np.column_stack([np.ones_like(n), -np.log(n), 1 / n]), means, ses,
+                                     dofs=cfg.replicates - 1)
+        z, z_se, z_dof = float(fit.coef[1]), float(fit.se[1]), float(fit.dof[1])
         return Observation(Estimate(z, z_se, n=cfg.replicates * len(p.sizes), dof=z_dof),
                            aux={"sizes": n, "mean_log_smin": means, "se": ses},
                            info={"znu_fit": z, "znu_ci95": [z - 1.96 * z_se, z + 1.96 * z_se],
-                                 "correction_c": float(coef[2]), "fit_chi2": float(np.sum(w * resid**2)),
-                                 "fit_dof": len(n) - 3})
+                                 "correction_c": float(fit.coef[2]), "fit_chi2": fit.chi2, "fit_dof": len(n) - 3})
