@@ -29,15 +29,29 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 @pytest.fixture(scope="session")
 def quick_results(tmp_path_factory: pytest.TempPathFactory):
-    """Every registered claim run once at quick scale (process pool), stored in a temp directory — or in
-    ``$GENTHEORY_TEST_RESULTS`` when set, so a store the README's first command just wrote is resumed: only
-    points whose key (the code they execute, params, config, seed) is not stored are computed."""
+    """Every registered claim run once at quick scale (process pool), stored in a temp directory.
+
+    With ``$GENTHEORY_TEST_RESULTS`` set (e.g. to the store the README's first command wrote), the points of that
+    store whose key matches the current code, params, config and seed are copied in first, so only the rest is
+    computed; the given directory is never written, and the temp store holds one version of each run.
+    """
+    import shutil
     from pathlib import Path
 
     from verify import ResultStore, all_claims, run_claims
+    from verify.runner import point_key
 
+    root = tmp_path_factory.mktemp("results")
     given = os.environ.get("GENTHEORY_TEST_RESULTS")
-    root = Path(given) if given else tmp_path_factory.mktemp("results")
+    if given:
+        for claim in all_claims():
+            config = claim.config("quick")
+            for params in claim.sweep("quick"):
+                key = point_key(claim, params, config, 0)
+                for src in Path(given, claim.id, "quick", "points").glob(f"{key}.*"):
+                    dest = root / claim.id / "quick" / "points"
+                    dest.mkdir(parents=True, exist_ok=True)
+                    shutil.copy2(src, dest / src.name)
     store = ResultStore(root)
     verdicts = run_claims(all_claims(), scale="quick", store=store, executor="process", progress=False)
     return store, {v.claim: v for v in verdicts}
