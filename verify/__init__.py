@@ -40,12 +40,22 @@ _stats
     The verdict statistics, weighted least squares, extrapolation, standard errors.
 _storage
     The atomic, checksummed results store.
+_worker
+    The pool worker's start-up (parent-death signal, one BLAS thread), importing nothing heavy.
 """
-from verify._storage import ResultStore
-from verify.claims import all_claims, claim_ids, get_claim
-from verify.core import Claim, Estimate, Observation, Rival, Verdict
-from verify.figures import export_figures
-from verify.runner import run_claims
+from typing import Any
 
 __all__ = ["Claim", "Estimate", "Observation", "Rival", "Verdict", "ResultStore", "all_claims", "claim_ids",
            "get_claim", "export_figures", "run_claims"]
+
+
+def __getattr__(name: str) -> Any:
+    """The public API, imported on first use (PEP 562): ``import verify`` and ``import verify.<module>`` stay
+    light, so a spawned pool worker runs its initializer (:mod:`verify._worker`) before any heavy import."""
+    import importlib
+
+    home = {"ResultStore": "verify._storage", "all_claims": "verify.claims", "claim_ids": "verify.claims",
+            "get_claim": "verify.claims", "export_figures": "verify.figures", "run_claims": "verify.runner"}
+    if name in __all__:
+        return getattr(importlib.import_module(home.get(name, "verify.core")), name)
+    raise AttributeError(f"module 'verify' has no attribute {name!r}")

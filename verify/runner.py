@@ -27,6 +27,7 @@ from numpy.typing import NDArray
 from threadpoolctl import threadpool_limits
 
 from verify._keys import design_key, point_key
+from verify._worker import init_worker
 from verify._seeding import point_seed, to_jsonable
 from verify._stats import compare, detectable_multiplier, z_star
 from verify._storage import ResultStore, provenance
@@ -205,22 +206,6 @@ def assess(claim: Claim, points: Sequence[PointResult], *, scale: str, alpha: fl
                    delta_min_ratio=delta_ratio, relevance_ratio=relevance_ratio(claim, points), message=msg, **common)
 
 
-def _die_with_parent() -> None:
-    """Ask Linux to SIGTERM this worker when its parent dies (prctl PR_SET_PDEATHSIG), so killing
-    ``gentheory run`` never leaves orphaned workers computing; a no-op on other systems."""
-    try:
-        import signal
-
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, int(signal.SIGTERM), 0, 0, 0)  # 1 = PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
-
-
-def _init_worker() -> None:
-    _die_with_parent()
-    threadpool_limits(limits=1)
-
-
 @contextlib.contextmanager
 def make_executor(kind: str = "process", *, workers: int | None = None, scheduler: str | None = None
                   ) -> Iterator[cf.Executor | None]:
@@ -231,7 +216,9 @@ def make_executor(kind: str = "process", *, workers: int | None = None, schedule
         yield None
     elif kind == "process":
         ctx = multiprocessing.get_context("spawn")
-        with cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_init_worker) as ex:
+        # the initializer lives in a module that imports nothing heavy, so a spawned worker sets its parent-death
+        # signal within a fraction of a second, before numpy, scipy or any study is imported
+        with cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=init_worker) as ex:
             yield ex
     elif kind == "dask":
         try:

@@ -1,0 +1,81 @@
+"""Figures of the transitive study, drawn from stored verdicts only (see :mod:`verify.figures`)."""
+from __future__ import annotations
+
+import numpy as np
+from solvers import transitive as st
+from verify.figures._base import figure, simulation_errorbar
+
+
+@figure("transitive_margin_matrices", claims=("transitive.network_margins",),
+        caption="Margin matrices f(I_i, I_j), i < j: NTK-KRR (upper triangle) and width-extrapolated trained "
+                "networks (lower triangle, transposed) for each geometry; red = wrong.")
+def fig_margin_matrices(verdicts):
+    import matplotlib.pyplot as plt
+
+    v = verdicts["transitive.network_margins"]
+    fig, axes = plt.subplots(1, len(v.points), squeeze=False)
+    rows = []
+    for ax, pt in zip(axes[0], v.points):
+        krr, net = pt.aux["krr"], pt.aux["margins_extrapolated"]
+        n = krr.shape[0]
+        iu = np.triu_indices(n, 1)
+        show = np.full((n, n), np.nan)
+        show[iu] = krr[iu]
+        show[(iu[1], iu[0])] = net[iu]
+        ax.imshow(show, cmap="RdBu", vmin=-1, vmax=1)
+        pr = pt.params
+        ax.set_title(f"n={pr['n']} I{pr['exception'][0]}↔I{pr['exception'][1]}\ns={pr['slope']} ρ={pr['rho']}", fontsize=6)
+        ax.set_xticks([])
+        ax.set_yticks([])
+        rows += [{"series": f"n={pr['n']} exc={pr['exception']} s={pr['slope']} rho={pr['rho']}", "i": int(i + 1),
+                  "j": int(j + 1), "krr": krr[i, j], "network_extrapolated": net[i, j]} for i, j in zip(*iu)]
+    return fig, rows
+
+
+@figure("transitive_phase_diagram", claims=("transitive.cross_section_flip",),
+        caption="μ*_cross against tail length for a centred exception (d = 2, 4; exact roots), with the networks "
+                "of the flip claim at n = 9 (filled: margin of (I3, I7) positive, open: negative).")
+def fig_phase_diagram(verdicts):
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots()
+    rows = []
+    for d in (2, 4):
+        ts = np.arange(3, 16)
+        mus = [st.cross_section_threshold(2 * t + d + 1, (t + 1, t + 1 + d)) for t in ts]
+        ax.loglog(ts, mus, "o-", ms=3, label=f"exception span {d}")
+        rows += [{"series": f"d={d}", "t": int(t), "mu_star": m} for t, m in zip(ts, mus)]
+    ax.loglog(np.arange(3, 16), (2 / np.arange(3, 16)) ** 2, "k:", lw=0.8, label="(2/t)²")
+    for pt in verdicts["transitive.cross_section_flip"].points:
+        val = float(pt.measured.value)
+        ax.plot([3], [pt.info["mu"]], "s", ms=4, color="C3", mfc="C3" if val > 0 else "none")
+        rows.append({"series": "network", "t": 3, "mu": pt.info["mu"], "margin_I3_I7": val})
+    ax.set_xlabel("tail length t")
+    ax.set_ylabel(r"$\mu^*_\mathrm{cross}$")
+    ax.legend()
+    return fig, rows
+
+
+@figure("transitive_width_convergence", claims=("transitive.width_scaling",),
+        caption="Mean ln RMS(f_net − f_KRR) against width (±z*·se), the fitted β ln m + γ/m law and the pure m^(−1/2) law.")
+def fig_width(verdicts):
+    import matplotlib.pyplot as plt
+
+    pt = verdicts["transitive.width_scaling"].points[0]
+    widths = np.asarray(pt.aux["widths"], float)
+    means, ses = pt.aux["mean_log_rms"], pt.aux["se_log_rms"]
+    coef = pt.aux["coef"]
+    fig, ax = plt.subplots()
+    # delta method: se of exp(mean log RMS) is exp(mean)·se(mean)
+    simulation_errorbar(ax, widths, np.exp(means), np.exp(means) * ses, verdicts["transitive.width_scaling"].z_star,
+                        label="networks")
+    grid = np.geomspace(widths[0], widths[-1], 100)
+    ax.loglog(grid, np.exp(coef[0] + coef[1] * np.log(grid) + coef[2] / grid), "C1-", lw=0.8,
+              label=rf"$\beta = {coef[1]:.3f}$, $\gamma/m$ fitted")
+    ax.loglog(grid, np.exp(means[-1]) * np.sqrt(widths[-1] / grid), "k--", lw=0.8, label=r"$\propto m^{-1/2}$")
+    ax.xaxis.set_minor_formatter(plt.NullFormatter())  # minor labels collide on a log axis this short
+    ax.set_xlabel("width $m$")
+    ax.set_ylabel(r"$\exp\,\mathrm{E}\ln\mathrm{RMS}(f_\mathrm{net} - f_\mathrm{KRR})$")
+    ax.legend()
+    rows = [{"width": int(w), "mean_log_rms": float(mu), "se": float(se)} for w, mu, se in zip(widths, means, ses)]
+    return fig, rows
