@@ -27,18 +27,26 @@ def test_simulation_errorbar_draws_z_star_times_se_and_tags_it():
 
 
 @pytest.mark.parametrize("name", sorted(FIGURES))
-def test_figure_provenance_states_what_it_draws(quick_results, tmp_path, name):
+def test_figure_provenance_states_what_it_draws(quick_results, tmp_path, monkeypatch, name):
     """Every error bar in the rendered figure was drawn by the shared helper (so at ±z*·se), theory-only figures
-    draw no simulation, and the provenance JSON states the convention that matches."""
-    store, verdicts = quick_results
+    draw no simulation, and the provenance JSON states the convention that matches. The figure is drawn once, by
+    the exporter; a wrapper records what it drew before the exporter closes it."""
+    import dataclasses
+
+    store, _ = quick_results
     spec = FIGURES[name]
-    fig, _ = spec.draw({cid: verdicts[cid] for cid in spec.claims})
-    containers = [c for ax in fig.axes for c in ax.containers if isinstance(c, ErrorbarContainer)]
-    tagged = [a for ax in fig.axes for a in ax.get_children() if a.get_gid() == SIMULATION_GID]
-    plt.close(fig)
-    assert all(hasattr(c, "gentheory_halfwidth") for c in containers), f"{name} draws an error bar by hand"
-    if spec.theory_only:
-        assert not containers and not tagged, f"{name} is registered theory-only but draws simulation bars"
+    drawn = {}
+
+    def recording_draw(verdicts):
+        fig, rows = spec.draw(verdicts)
+        drawn["containers"] = [c for ax in fig.axes for c in ax.containers if isinstance(c, ErrorbarContainer)]
+        drawn["tagged"] = [a for ax in fig.axes for a in ax.get_children() if a.get_gid() == SIMULATION_GID]
+        return fig, rows
+
+    monkeypatch.setitem(FIGURES, name, dataclasses.replace(spec, draw=recording_draw))
     export_figures(store, tmp_path, names=[name], formats=("png",))
+    assert all(hasattr(c, "gentheory_halfwidth") for c in drawn["containers"]), f"{name} draws an error bar by hand"
+    if spec.theory_only:
+        assert not drawn["containers"] and not drawn["tagged"], f"{name} is theory-only but draws simulation bars"
     prov = json.loads((tmp_path / f"{name}.json").read_text())
     assert prov["errorbars"] == (THEORY_ONLY_CONVENTION if spec.theory_only else ERRORBAR_CONVENTION)
