@@ -731,25 +731,26 @@ FP_DISTANCES = (0.004, 0.006, 0.008, 0.01, 0.0125, 0.015, 0.02, 0.03)
 def local_entropy_curve(alpha: float, *, beta: float = math.inf, kappa_ref: float | None = None,
                         distances=FP_DISTANCES) -> list[FranzParisi]:
     """s(d) around a margin-κ̃ reference (default κ̃ = κ_max(α), the flattest-reference proxy), by continuation
-    in d (each saddle point starts from the previous one)."""
+    in d (each saddle point starts from the previous one). Cached: a curve costs seconds and the claims, figures
+    and notebooks of one process ask for the same few."""
     kref = max_margin(alpha) if kappa_ref is None else kappa_ref
+    return list(_local_entropy_curve(float(alpha), float(beta), float(kref), tuple(float(d) for d in distances)))
+
+
+@lru_cache(maxsize=32)
+def _local_entropy_curve(alpha: float, beta: float, kappa_ref: float,
+                         distances: tuple[float, ...]) -> tuple[FranzParisi, ...]:
     out, start = [], None
     for d in distances:
-        r = franz_parisi(alpha, d, kappa_ref=kref, beta=beta, start=start)
+        r = franz_parisi(alpha, d, kappa_ref=kappa_ref, beta=beta, start=start)
         out.append(r)
         start = (r.q1, r.p0)
-    return out
+    return tuple(out)
 
 
 def ogp_gap(alpha: float, *, beta: float = math.inf, distances=FP_DISTANCES) -> tuple[float, float]:
     """(min over the scanned d of s(d), training error e/α at that d): a negative minimum with s > 0 on both
-    sides is the distance gap (the OGP proxy of spec §2.5). Cached: a call costs seconds (a continuation of
-    Franz–Parisi saddle points) and a claim's theory, rival and simulation all ask for the same α."""
-    return _ogp_gap(float(alpha), float(beta), tuple(float(d) for d in distances))
-
-
-@lru_cache(maxsize=32)
-def _ogp_gap(alpha: float, beta: float, distances: tuple[float, ...]) -> tuple[float, float]:
+    sides is the distance gap (the OGP proxy of spec §2.5), from the cached :func:`local_entropy_curve`."""
     curve = local_entropy_curve(alpha, beta=beta, distances=distances)
     k = int(np.argmin([r.entropy for r in curve]))
     return curve[k].entropy, curve[k].energy / alpha

@@ -109,7 +109,14 @@ def rank_solution(n: int, exception: tuple[int, int] | None, mu: ArrayLike) -> N
     if np.any(mus < 0):
         raise ParameterError(f"mu = {mus.min()} is outside [0, inf)")
     lap, src = _laplacian(n, exception), _source(n, exception)
-    out = np.array([np.linalg.pinv(lap) @ src if m == 0 else np.linalg.solve(lap + m * np.eye(n), src) for m in mus])
+    out = np.empty((mus.size, n))
+    zero = mus == 0
+    if zero.any():
+        out[zero] = np.linalg.pinv(lap) @ src
+    if not zero.all():
+        # One batched LAPACK gesv call over the stack (the same routine, matrix by matrix, as a loop would call).
+        shifted = lap + mus[~zero, None, None] * np.eye(n)
+        out[~zero] = np.linalg.solve(shifted, np.broadcast_to(src[:, None], (shifted.shape[0], n, 1)))[..., 0]
     return out if np.ndim(mu) else out[0]
 
 
@@ -186,23 +193,29 @@ def margins_general(n: int, exception, *, slope: float = 0.0, kind: str = "ntk",
     return krr_general(n, exception, kernel=lambda u: leaky_relu_kernel(u, slope, kind), item_gram=item_gram, lam=lam)
 
 
-def margin_threshold(n: int, exception, pair: tuple[int, int], *, mu_range=(1e-12, 1e8), grid: int = 400,
-                     xtol: float = 1e-14) -> list[float]:
+_THRESHOLD_RANGE, _THRESHOLD_GRID = (1e-12, 1e8), 400
+
+
+def margin_threshold(n: int, exception, pair: tuple[int, int], *, mu_range=_THRESHOLD_RANGE,
+                     grid: int = _THRESHOLD_GRID, xtol: float = 1e-14) -> list[float]:
     r"""Every :math:`\mu` in ``mu_range`` where the margin :math:`r_i - r_j` changes sign: a log-spaced
     scan, then :func:`scipy.optimize.brentq` on each bracket (to ``xtol`` relative)."""
     mus = np.geomspace(*mu_range, grid)
     r = rank_solution(n, exception, mus)
     m = r[:, pair[0] - 1] - r[:, pair[1] - 1]
-    roots = []
-    for k in np.flatnonzero(np.sign(m[:-1]) * np.sign(m[1:]) < 0):
-        def g(x: float) -> float:
-            rr = rank_solution(n, exception, x)
-            return rr[pair[0] - 1] - rr[pair[1] - 1]
-        root, info = optimize.brentq(g, mus[k], mus[k + 1], xtol=1e-300, rtol=xtol, full_output=True)
-        if not info.converged:
-            raise SolverConvergenceError(f"brentq did not converge on [{mus[k]}, {mus[k + 1]}]", info)
-        roots.append(root)
-    return roots
+    return [_refine_root(n, exception, pair, mus[k], mus[k + 1], xtol)
+            for k in np.flatnonzero(np.sign(m[:-1]) * np.sign(m[1:]) < 0)]
+
+
+def _refine_root(n: int, exception, pair: tuple[int, int], low: float, high: float, xtol: float = 1e-14) -> float:
+    """The sign change of the margin of ``pair`` in the bracket [low, high], by brentq to ``xtol`` relative."""
+    def g(x: float) -> float:
+        rr = rank_solution(n, exception, x)
+        return rr[pair[0] - 1] - rr[pair[1] - 1]
+    root, info = optimize.brentq(g, low, high, xtol=1e-300, rtol=xtol, full_output=True)
+    if not info.converged:
+        raise SolverConvergenceError(f"brentq did not converge on [{low}, {high}]", info)
+    return root
 
 
 def cross_section_threshold(n: int, exception: tuple[int, int]) -> float:
@@ -212,5 +225,14 @@ def cross_section_threshold(n: int, exception: tuple[int, int]) -> float:
     1.0
     """
     tt.check_task(n, exception)
-    roots = [r for pair in tt.pairs_by_category(n, exception)["cross"] for r in margin_threshold(n, exception, pair)]
-    return min(roots) if roots else math.inf
+    cross = tt.pairs_by_category(n, exception)["cross"]
+    mus = np.geomspace(*_THRESHOLD_RANGE, _THRESHOLD_GRID)
+    r = rank_solution(n, exception, mus)
+    sign = np.sign(r[:, [i - 1 for i, _ in cross]] - r[:, [j - 1 for _, j in cross]])
+    brackets = sign[:-1] * sign[1:] < 0            # (grid bracket, cross pair)
+    if not brackets.any():
+        return math.inf
+    # Roots in later brackets are larger, so only the pairs that flip in the earliest bracket are refined.
+    first = int(np.flatnonzero(brackets.any(axis=1))[0])
+    return min(_refine_root(n, exception, cross[p], mus[first], mus[first + 1])
+               for p in np.flatnonzero(brackets[first]))

@@ -2,7 +2,11 @@
 run of the whole registry per test session (reused by the claim, CLI, figure and notebook tests)."""
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
+import shutil
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
@@ -18,7 +22,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--run-slow", action="store_true", default=False, help="also run paper-scale (slow) tests")
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+def _skip_slow(config: pytest.Config, items: list[pytest.Item]) -> None:
     if config.getoption("--run-slow") or os.environ.get("GENTHEORY_SLOW") == "1":
         return
     skip = pytest.mark.skip(reason="paper scale: run with --run-slow or GENTHEORY_SLOW=1")
@@ -27,31 +31,51 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(skip)
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    _skip_slow(config, items)
+    # The tests that read the session's quick run go last (a stable sort keeps the rest in file order), so under
+    # pytest-xdist the other worker runs the unit tests while the first one to need the quick run computes it.
+    items.sort(key=lambda item: "quick_results" in getattr(item, "fixturenames", ()))
+
+
+@contextlib.contextmanager
+def _exclusive(lock_path: Path):
+    """An exclusive advisory lock on ``lock_path`` (POSIX flock) for the duration of the block."""
+    with open(lock_path, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
 @pytest.fixture(scope="session")
-def quick_results(tmp_path_factory: pytest.TempPathFactory):
+def quick_results(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest):
     """Every registered claim run once at quick scale (process pool), stored in a temp directory.
 
-    With ``$GENTHEORY_TEST_RESULTS`` set (e.g. to the store the README's first command wrote), the points of that
-    store whose key matches the current code, params, config and seed are copied in first, so only the rest is
-    computed; the given directory is never written, and the temp store holds one version of each run.
+    Under pytest-xdist the workers share one store: the first worker to get the lock computes the run, the others
+    then find every point stored and only assess. With ``$GENTHEORY_TEST_RESULTS`` set (e.g. to the store the
+    README's first command wrote), the points of that store whose key matches the current code, params, config and
+    seed are copied in first, so only the rest is computed; the given directory is never written, and the temp
+    store holds one version of each run.
     """
-    import shutil
-    from pathlib import Path
-
     from verify import ResultStore, all_claims, run_claims
     from verify.runner import point_key
 
-    root = tmp_path_factory.mktemp("results")
-    given = os.environ.get("GENTHEORY_TEST_RESULTS")
-    if given:
-        for claim in all_claims():
-            config = claim.config("quick")
-            for params in claim.sweep("quick"):
-                key = point_key(claim, params, config, 0)
-                for src in Path(given, claim.id, "quick", "points").glob(f"{key}.*"):
-                    dest = root / claim.id / "quick" / "points"
-                    dest.mkdir(parents=True, exist_ok=True)
-                    shutil.copy2(src, dest / src.name)
-    store = ResultStore(root)
-    verdicts = run_claims(all_claims(), scale="quick", store=store, executor="process", progress=False)
+    base = tmp_path_factory.getbasetemp()
+    under_xdist = hasattr(request.config, "workerinput")  # a pytest-xdist worker: its base temp is per worker
+    root = (base.parent if under_xdist else base) / "quick-results"
+    with _exclusive(root.with_suffix(".lock")):
+        given = os.environ.get("GENTHEORY_TEST_RESULTS")
+        if given and not root.exists():
+            for claim in all_claims():
+                config = claim.config("quick")
+                for params in claim.sweep("quick"):
+                    key = point_key(claim, params, config, 0)
+                    for src in Path(given, claim.id, "quick", "points").glob(f"{key}.*"):
+                        dest = root / claim.id / "quick" / "points"
+                        dest.mkdir(parents=True, exist_ok=True)
+                        shutil.copy2(src, dest / src.name)
+        store = ResultStore(root)
+        verdicts = run_claims(all_claims(), scale="quick", store=store, executor="process", progress=False)
     return store, {v.claim: v for v in verdicts}

@@ -122,6 +122,10 @@ def energy_histograms(patterns: NDArray, labels: NDArray, *, kappa: float = 0.0,
     return out
 
 
+#: survivor fraction below which :func:`solution_counts` gathers survivors instead of filtering the full table
+_DENSE_FRACTION = 0.125
+
+
 def solution_counts(patterns: NDArray, labels: NDArray, *, kappa: float = 0.0,
                     teacher_overlap: bool = False, loads: Sequence[int] | None = None) -> tuple[NDArray, NDArray]:
     r"""Number of zero-energy configurations after each load M = 1 … M_max, by filtering survivors.
@@ -143,12 +147,13 @@ def solution_counts(patterns: NDArray, labels: NDArray, *, kappa: float = 0.0,
     # at κ = 0, Δ ≥ 0 is tested as a_hi ≥ −a_lo (exact, as in energy_histograms); survivors are gathered with
     # take and compressed through one index array instead of two boolean masks (1.7x at N = 20, same counts)
     neg_lo = -a_lo
-    if kappa == 0:
-        first = np.greater_equal.outer(a_hi[0], neg_lo[0])
-    else:
-        first = np.add.outer(a_hi[0], a_lo[0]) >= kappa
-    # (row, column) = (high, low half) in the order of k; int32 (N ≤ 24) halves the traffic of every take below
-    hi, lo = (i.astype(np.int32) for i in np.nonzero(first))
+
+    def satisfied(m: int) -> NDArray:
+        """The (high half, low half) table of Δ_m ≥ κ over all 2^N configurations."""
+        if kappa == 0:
+            return np.greater_equal.outer(a_hi[m], neg_lo[m])
+        return np.add.outer(a_hi[m], a_lo[m]) >= kappa
+
     counts = np.zeros(m_max, np.int64)
     version_eg = np.full(m_max, np.nan)
     wanted = np.zeros(m_max, bool)
@@ -161,18 +166,42 @@ def solution_counts(patterns: NDArray, labels: NDArray, *, kappa: float = 0.0,
                 wanted[m - 1] = True
         plus_lo, plus_hi = _plus_ones(low), _plus_ones(n - low)
         eg_by_plus = np.arccos(np.clip((2.0 * np.arange(n + 1) - n) / n, -1, 1)) / math.pi
-    for m in range(m_max):
-        if m:
-            if kappa == 0:
-                keep = np.flatnonzero(np.greater_equal(a_hi[m].take(hi), neg_lo[m].take(lo)))
-            else:
-                keep = np.flatnonzero(a_hi[m].take(hi) + a_lo[m].take(lo) >= kappa)
-            hi, lo = hi.take(keep), lo.take(keep)
+
+    def survivors(mask: NDArray) -> tuple[NDArray, NDArray]:
+        # (row, column) = (high, low half) in the order of k; int32 (N ≤ 24) halves the traffic of every take
+        return tuple(i.astype(np.int32) for i in np.nonzero(mask))
+
+    def record(m: int, hi: NDArray, lo: NDArray) -> None:
+        if wanted[m]:
+            version_eg[m] = np.mean(eg_by_plus[plus_hi.take(hi) + plus_lo.take(lo)])
+
+    # Dense phase: while more than _DENSE_FRACTION of the configurations survive, one full table per pattern
+    # (an outer comparison and an AND) is cheaper than gathering the survivors. The survivors are then the
+    # nonzeros of the table, in the same order the gathers would have kept them: the same counts and means
+    # (N = 20: 47 → 15 ms per teacher–student instance, 41 → 16 ms per storage instance, one core).
+    mask = satisfied(0)
+    m = 0
+    while True:
+        counts[m] = np.count_nonzero(mask)
+        if counts[m] and wanted[m]:
+            record(m, *survivors(mask))
+        if not counts[m] or m + 1 == m_max or counts[m] < _DENSE_FRACTION * mask.size:
+            break
+        m += 1
+        mask &= satisfied(m)
+    if not counts[m]:
+        return counts, version_eg
+    hi, lo = survivors(mask)
+    for m in range(m + 1, m_max):
+        if kappa == 0:
+            keep = np.flatnonzero(np.greater_equal(a_hi[m].take(hi), neg_lo[m].take(lo)))
+        else:
+            keep = np.flatnonzero(a_hi[m].take(hi) + a_lo[m].take(lo) >= kappa)
+        hi, lo = hi.take(keep), lo.take(keep)
         counts[m] = len(hi)
         if not counts[m]:
             break
-        if wanted[m]:
-            version_eg[m] = np.mean(eg_by_plus[plus_hi.take(hi) + plus_lo.take(lo)])
+        record(m, hi, lo)
     return counts, version_eg
 
 

@@ -322,6 +322,12 @@ def run_claims(
     execute_points([(c.id, p, base_seed) for c, p, _ in todo], scale=scale, executor=executor, workers=workers,
                    scheduler=scheduler, on_done=done, progress=progress, desc=f"gentheory run ({scale})")
 
+    stale = sorted({cid for cid, keys in plan.items() for k in keys if (cid, k) not in results})
+    if stale:
+        # a worker keys its point by the code it imported; a different key means the code changed mid-run
+        raise RuntimeError(f"the code of {', '.join(stale)} changed while this run was in progress: its points were "
+                           "computed by the new code and stored under its keys; run the same command again to "
+                           "assess them (stored points are reused)")
     verdicts = []
     for claim in claims:
         pts = [results[(claim.id, k)] for k in plan[claim.id]]

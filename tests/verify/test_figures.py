@@ -44,9 +44,10 @@ def test_figure_provenance_states_what_it_draws(quick_results, tmp_path, monkeyp
         return fig, rows
 
     monkeypatch.setitem(FIGURES, name, dataclasses.replace(spec, draw=recording_draw))
-    export_figures(store, tmp_path, names=[name], formats=("png",))
+    export_figures(store, tmp_path, names=[name], formats=("png", "pdf"))
     assert all(hasattr(c, "gentheory_halfwidth") for c in drawn["containers"]), f"{name} draws an error bar by hand"
     if spec.theory_only:
         assert not drawn["containers"] and not drawn["tagged"], f"{name} is theory-only but draws simulation bars"
+    assert (tmp_path / f"{name}.pdf").stat().st_size > 0 and (tmp_path / f"{name}.png").stat().st_size > 0
     prov = json.loads((tmp_path / f"{name}.json").read_text())
     assert prov["errorbars"] == (THEORY_ONLY_CONVENTION if spec.theory_only else ERRORBAR_CONVENTION)

@@ -51,6 +51,23 @@ def test_solution_counts_match_the_histograms_and_brute_force():
     assert np.array_equal(vp.solution_counts(x, y)[0], brute)
 
 
+@pytest.mark.parametrize("dense_fraction", [0.0, 0.125, 1.1])
+def test_solution_counts_dense_and_gathered_phases_agree_bit_for_bit(monkeypatch, dense_fraction):
+    """Filtering the full table (dense phase) and gathering survivors give the same counts and the same ε_g bits,
+    whichever pattern the switch between them happens at (0: gather from the second pattern on; 1.1: never)."""
+    rng = np.random.default_rng(11)
+    cases = []
+    for n, kappa in ((9, 0.0), (12, 0.2), (14, 0.0)):
+        x = rng.standard_normal((n + 3, n))
+        for y in (rng.choice([-1.0, 1.0], size=n + 3), np.where(x.sum(axis=1) >= 0, 1.0, -1.0)):
+            cases.append((x, y, kappa))
+    reference = [vp.solution_counts(x, y, kappa=k, teacher_overlap=True) for x, y, k in cases]
+    monkeypatch.setattr(vp, "_DENSE_FRACTION", dense_fraction)
+    for (x, y, k), (counts, eg) in zip(cases, reference):
+        got_counts, got_eg = vp.solution_counts(x, y, kappa=k, teacher_overlap=True)
+        assert np.array_equal(got_counts, counts) and np.array_equal(got_eg, eg, equal_nan=True)
+
+
 def test_kappa_zero_path_counts_exact_ties_as_solutions():
     """At κ = 0 both kernels test Δ < 0 as a_hi < −a_lo. With integer patterns and N = 16 (√N = 4) every half-sum
     is exact, so Δ = 0 ties occur exactly and must count as satisfied (Θ(κ − Δ) with Δ = κ is 0)."""
