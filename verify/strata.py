@@ -844,7 +844,11 @@ class FamilyTable(Claim):
                  "faithful local modules can reach, and each pair's optimal overlap error equals the exact "
                  "Hoffman–Wielandt gap of its strata: wrong-stratum pairs (a plateau) occur for the tasks with a "
                  "disconnected reachable overlap (Q8, D4, Dic3, SL(2,3), Heis(3)), never for trivial overlaps or Z12 at d = 1.")
-    rivals = (Rival("no_obstruction", "No topological obstruction: every pair of locally exact modules has overlap error 0."),)
+    rivals = (Rival("projector_gap", "The overlap error of a pair is the stratum gap in the projector metric, "
+                                     "Σ_k |n_k − n′_k| = 2(d − r_max) (Model T's plateau height): every mismatched "
+                                     "eigenvalue costs 2, as it does for an order-2 overlap, instead of its "
+                                     "Hoffman–Wielandt cost 1 − cos(2πΔk/m).", nearest=True),
+              Rival("no_obstruction", "No topological obstruction: every pair of locally exact modules has overlap error 0."))
     reference = f"{REFERENCE}; spec §2.6 (criterion and table)"
     Params = FamilyParams
     Config = ModuleConfig
@@ -874,17 +878,19 @@ class FamilyTable(Claim):
         n = min(len(strata["A"]), len(strata["B"]))
         if n == 0:
             raise RuntimeError(f"{p.task}: no exact module in one region; raise steps")
-        meas, theo, bound, wrong = [], [], [], []
+        meas, theo, projector, bound, wrong = [], [], [], [], []
         for k in range(n):
             na, nb = strata["A"][k], strata["B"][k]
             meas.append(ss.optimal_gluing(mats["A"][k], mats["B"][k]).value)
             reachable = na in an.reachable_a and nb in an.reachable_b
             theo.append(float(ts.half_frobenius_gap(na, nb)) if (m > 1 and reachable) else (0.0 if reachable else np.nan))
+            projector.append(float(ts.gap(na, nb)) if (m > 1 and reachable) else theo[-1])
             bound.append(_hw_bound(deltas["A"][k] + deltas["B"][k], d))
             wrong.append(na != nb)
         wrong = np.array(wrong)
         lo, hi = binomial_interval(int(wrong.sum()), n)
-        return Observation(Estimate(meas, 0.0, bound), theory=Estimate(theo), rivals={"no_obstruction": Estimate(np.zeros(n))},
+        return Observation(Estimate(meas, 0.0, bound), theory=Estimate(theo),
+                           rivals={"projector_gap": Estimate(projector), "no_obstruction": Estimate(np.zeros(n))},
                            aux={"hw_gap": np.array(meas), "gap_theory": np.array(theo)},
                            info={"plateau_predicted": an.plateau, "wrong_stratum_fraction": float(wrong.mean()),
                                  "wrong_stratum_ci95": [lo, hi], "pairs": n, "d": d, "overlap_order": m,
