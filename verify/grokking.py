@@ -807,20 +807,43 @@ def _modular_data(cfg: ModularConfig):
     return onehot(tr), tr.sum(1) % p, onehot(te), te.sum(1) % p
 
 
-def _mlp_gradients(x: NDArray, targets: NDArray, w1: NDArray, w2: NDArray) -> tuple[NDArray, NDArray]:
+def _one_hot_columns(x: NDArray) -> NDArray:
+    """The two columns holding the ones of each row of a two-hot input matrix, shape (n, 2)."""
+    rows, cols = np.nonzero(x)
+    if not np.array_equal(rows, np.repeat(np.arange(len(x)), 2)) or not np.all(x[rows, cols] == 1):
+        raise ParameterError("x must hold exactly two ones per row (the one-hot encodings of a and b)")
+    return cols.reshape(-1, 2)
+
+
+def _first_layer(columns: NDArray, w1: NDArray) -> NDArray:
+    """:math:`XW_1` for a two-hot X given by its ``columns``: a sum of two rows of W₁, bit for bit the matmul's value
+    (each entry has two nonzero terms, and their one rounded sum does not depend on the order)."""
+    return w1[:, columns[:, 0]] + w1[:, columns[:, 1]]
+
+
+def _mlp_gradients(x: NDArray, targets: NDArray, w1: NDArray, w2: NDArray,
+                   columns: NDArray | None = None) -> tuple[NDArray, NDArray]:
     r"""Gradients of :math:`L = \frac1{2n}\sum_i\|f(x_i) - t_i\|^2`, :math:`f(x) = W_2^\top(W_1^\top x)^{\odot2}/m`,
     for a batch of networks: ``w1`` (B, 2p, m), ``w2`` (B, m, p); returns (∂L/∂W₁, ∂L/∂W₂) of the same shapes.
 
     With :math:`z = XW_1`, :math:`r = (z^{\odot2}W_2/m - T)/n`: :math:`\partial L/\partial W_2 = (z^{\odot2})^\top r/m` and
-    :math:`\partial L/\partial W_1 = X^\top(2z\odot rW_2^\top)/m`.
+    :math:`\partial L/\partial W_1 = X^\top(2z\odot rW_2^\top)/m`. ``columns`` (:func:`_one_hot_columns` of x) lets z be
+    gathered instead of multiplied; the in-place steps below apply the same operations in the same order.
     """
     n, width = len(x), w1.shape[-1]
-    z = x @ w1
+    z = _first_layer(_one_hot_columns(x) if columns is None else columns, w1)
     hid = z * z
-    resid = ((hid @ w2) / width - targets) / n
-    g2 = hid.transpose(0, 2, 1) @ resid / width
-    g1 = x.T @ (2 * z * (resid @ w2.transpose(0, 2, 1)) / width)
-    return g1, g2
+    resid = hid @ w2
+    resid /= width
+    resid -= targets
+    resid /= n
+    g2 = hid.transpose(0, 2, 1) @ resid
+    g2 /= width
+    back = resid @ w2.transpose(0, 2, 1)
+    back *= z
+    back *= 2  # 2·(z·b) is (2z)·b exactly: scaling by two rounds nothing
+    back /= width
+    return x.T @ back, g2
 
 
 def train_modular_addition(
@@ -837,6 +860,7 @@ def train_modular_addition(
     network; raises if a network has not grokked by ``max_steps``.
     """
     xtr, ytr, xte, yte = _modular_data(cfg)
+    cols_tr, cols_te = _one_hot_columns(xtr), _one_hot_columns(xte)
     width, p = cfg.width, cfg.modulus
     targets = np.eye(p)[ytr]
     b = len(etas)
@@ -860,8 +884,8 @@ def train_modular_addition(
         with np.errstate(over="raise", invalid="raise"):
             for k in range(cfg.max_steps + 1):
                 if k % cfg.eval_every == 0:
-                    acc_te = ((((xte @ w1) ** 2) @ w2).argmax(-1) == yte).mean(-1)
-                    acc_tr = ((((xtr @ w1) ** 2) @ w2).argmax(-1) == ytr).mean(-1)
+                    acc_te = (((_first_layer(cols_te, w1) ** 2) @ w2).argmax(-1) == yte).mean(-1)
+                    acc_tr = (((_first_layer(cols_tr, w1) ** 2) @ w2).argmax(-1) == ytr).mean(-1)
                     k_mem[active] = np.where((k_mem[active] < 0) & (acc_tr >= 0.99), k, k_mem[active])
                     done = acc_te >= 0.9
                     k_grok[active[done]] = k
@@ -872,7 +896,7 @@ def train_modular_addition(
                             break
                         w1, w2, v1, v2, eta, beta, lam_c, lam_d = (
                             a[keep] for a in (w1, w2, v1, v2, eta, beta, lam_c, lam_d))
-                g1, g2 = _mlp_gradients(xtr, targets, w1, w2)
+                g1, g2 = _mlp_gradients(xtr, targets, w1, w2, cols_tr)
                 # coupled: decay enters the buffer; decoupled: applied to the weights (SGDW)
                 v1 = beta * v1 + g1 + lam_c * w1
                 v2 = beta * v2 + g2 + lam_c * w2
