@@ -799,15 +799,12 @@ class TeacherStudentEnumeration(Claim):
     reference = f"{REFERENCE} §1, §2.3, §2.4, §4a; Györgyi 1990; Barbier et al. 2019"
     Params = TeacherEnumParams
     Config = EnumConfig
-    # α = ½ alone is asserted (α = 1 intercepts depend on the extrapolation model at N ≤ 20); the relevance is the
-    # RS–annealed entropy gap; history and sizing in docs/calibration.md, 'Sizing notes'
-    scales = {"quick": EnumConfig(sizes=tuple(range(8, 21, 2)), instances=5600),
-              "paper": EnumConfig(sizes=tuple(range(8, 23, 2)), instances=12000)}
+    # α = ½ alone is asserted (α = 1 intercepts depend on the extrapolation model at N ≤ 20); the relevance is half
+    # the RS–annealed entropy gap (the rule); history and sizing in docs/calibration.md, 'Sizing notes'
+    scales = {"quick": EnumConfig(sizes=tuple(range(8, 21, 2)), instances=14000),
+              "paper": EnumConfig(sizes=tuple(range(8, 23, 2)), instances=28000)}
     relevance = 0.0
-    relevance_abs = 0.0178  # annealed − RS entropy at α = ½ (0.38991 − 0.37213)
-    relevance_note = ("Above the rule: the relevance is the full RS–annealed entropy gap at α = ½, not half of it; "
-                      "δ_min/relevance is 0.71 at 5600 instances, so the rule (0.0089) needs 4× the enumeration "
-                      "(issues 28, 34). The annealed rival is rejected separately, sized for power 0.99.")
+    relevance_abs = 0.0088  # half the annealed − RS entropy gap at α = ½ (0.38991 − 0.37213 = 0.01778), rounded down
     labels = ("entropy alpha=0.5", "eps_g alpha=0.5")
 
     def sweep(self, scale: str) -> list[TeacherEnumParams]:
@@ -929,12 +926,11 @@ class MetropolisEquilibrium(Claim):
     reference = f"{REFERENCE} §2.1, §2.2, §4b; Huang & Kabashima 2014"
     Params = GibbsParams
     Config = MetropolisConfig
-    scales = {"quick": MetropolisConfig(),
-              "paper": MetropolisConfig(sizes=(100, 200, 400, 800), chains=64, sweeps=600, burn_in=200)}
-    relevance = 0.1  # a training error off by 10 % of its value
-    relevance_note = ("Above the rule: half the distance to the annealed ε_t is 6.9 % of the theory at β = 2 (0.0095); "
-                      "the quick scale resolves δ_min ≈ 0.0095 there (σ 0.0019), so the rule needs about twice the "
-                      "chains (+110 s; issue 34's budget). The annealed rival itself is rejected at z ≈ 9 on the same data.")
+    # relevance: the rule, half the distance to the annealed ε_t at β = 2 (0.0095 = 6.9 % of the theory), rounded
+    # down; 56 chains resolve it (δ_min ≈ 0.0072 there; 32 chains gave 0.0095)
+    scales = {"quick": MetropolisConfig(chains=56),
+              "paper": MetropolisConfig(sizes=(100, 200, 400, 800), chains=96, sweeps=600, burn_in=200)}
+    relevance = 0.065
     labels = ("beta=1", "beta=2")
 
     def sweep(self, scale: str) -> list[GibbsParams]:
