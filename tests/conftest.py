@@ -53,8 +53,8 @@ def _exclusive(lock_path: Path):
 def quick_results(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest):
     """Every registered claim run once at quick scale (process pool), stored in a temp directory.
 
-    Under pytest-xdist the workers share one store: the first worker to get the lock computes the run, the others
-    then find every point stored and only assess. With ``$GENTHEORY_TEST_RESULTS`` set (e.g. to the store the
+    Under pytest-xdist the workers share one computation: the first worker to get the lock computes the run into a
+    shared store, the others then find every point stored and only assess; each worker's tests get a private copy. With ``$GENTHEORY_TEST_RESULTS`` set (e.g. to the store the
     README's first command wrote), the points of that store whose key matches the current code, params, config and
     seed are copied in first, so only the rest is computed; the given directory is never written, and the temp
     store holds one version of each run.
@@ -64,18 +64,23 @@ def quick_results(tmp_path_factory: pytest.TempPathFactory, request: pytest.Fixt
 
     base = tmp_path_factory.getbasetemp()
     under_xdist = hasattr(request.config, "workerinput")  # a pytest-xdist worker: its base temp is per worker
-    root = (base.parent if under_xdist else base) / "quick-results"
-    with _exclusive(root.with_suffix(".lock")):
+    shared = (base.parent if under_xdist else base) / "quick-results"
+    with _exclusive(shared.with_suffix(".lock")):
         given = os.environ.get("GENTHEORY_TEST_RESULTS")
-        if given and not root.exists():
+        if given and not shared.exists():
             for claim in all_claims():
                 config = claim.config("quick")
                 for params in claim.sweep("quick"):
                     key = point_key(claim, params, config, 0)
                     for src in Path(given, claim.id, "quick", "points").glob(f"{key}.*"):
-                        dest = root / claim.id / "quick" / "points"
+                        dest = shared / claim.id / "quick" / "points"
                         dest.mkdir(parents=True, exist_ok=True)
                         shutil.copy2(src, dest / src.name)
-        store = ResultStore(root)
-        verdicts = run_claims(all_claims(), scale="quick", store=store, executor="process", progress=False)
-    return store, {v.claim: v for v in verdicts}
+        verdicts = run_claims(all_claims(), scale="quick", store=ResultStore(shared), executor="process",
+                              progress=False)
+        # Each worker's tests get a private copy, taken while no worker writes: a test that copies or edits its
+        # store must not race another worker's verdict writes into the shared one.
+        root = shared if not under_xdist else base / "quick-results"
+        if under_xdist:
+            shutil.copytree(shared, root)
+    return ResultStore(root), {v.claim: v for v in verdicts}
