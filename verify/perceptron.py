@@ -123,7 +123,7 @@ def energy_histograms(patterns: NDArray, labels: NDArray, *, kappa: float = 0.0,
 
 
 #: survivor fraction below which :func:`solution_counts` gathers survivors instead of filtering the full table
-_DENSE_FRACTION = 0.125
+_DENSE_FRACTION = 0.0625
 
 
 def solution_counts(patterns: NDArray, labels: NDArray, *, kappa: float = 0.0,
@@ -168,8 +168,10 @@ def solution_counts(patterns: NDArray, labels: NDArray, *, kappa: float = 0.0,
         eg_by_plus = np.arccos(np.clip((2.0 * np.arange(n + 1) - n) / n, -1, 1)) / math.pi
 
     def survivors(mask: NDArray) -> tuple[NDArray, NDArray]:
-        # (row, column) = (high, low half) in the order of k; int32 (N ≤ 24) halves the traffic of every take
-        return tuple(i.astype(np.int32) for i in np.nonzero(mask))
+        # (row, column) = (high, low half) in the order of k; int32 (N ≤ 24) halves the traffic of every take.
+        # The flat indices split by shift and mask: 2-d nonzero costs ~8x more at N = 20.
+        k = np.flatnonzero(mask).astype(np.int32)
+        return k >> low, k & np.int32((1 << low) - 1)
 
     def record(m: int, hi: NDArray, lo: NDArray) -> None:
         if wanted[m]:
@@ -177,8 +179,8 @@ def solution_counts(patterns: NDArray, labels: NDArray, *, kappa: float = 0.0,
 
     # Dense phase: while more than _DENSE_FRACTION of the configurations survive, one full table per pattern
     # (an outer comparison and an AND) is cheaper than gathering the survivors. The survivors are then the
-    # nonzeros of the table, in the same order the gathers would have kept them: the same counts and means
-    # (N = 20: 47 → 15 ms per teacher–student instance, 41 → 16 ms per storage instance, one core).
+    # nonzeros of the table, in the same order the gathers would have kept them: the same counts and means.
+    # Costs per teacher–student instance at N = 20 in docs/calibration.md ('Sizing notes').
     mask = satisfied(0)
     m = 0
     while True:
