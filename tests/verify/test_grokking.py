@@ -55,21 +55,6 @@ def test_mlp_gradients_of_a_batch_are_those_of_each_network(small_mlp):
         assert np.array_equal(s1[0], g1[b]) and np.array_equal(s2[0], g2[b])
 
 
-def test_first_layer_gathers_the_matmul_bit_for_bit():
-    """z = XW₁ for a two-hot X is a sum of two rows of W₁; the gather gives the matmul's bits (so the training
-    trajectories, and every stored k_grok, are unchanged), and a matrix that is not two-hot is refused."""
-    cfg = vg.ModularConfig()
-    x, _, xte, _ = vg._modular_data(cfg)
-    rng = np.random.default_rng(5)
-    w1 = rng.standard_normal((4, 2 * cfg.modulus, 32)) * np.array([1e-3, 1.0, 7.0, 1e3])[:, None, None]
-    for xs in (x, xte):
-        assert np.array_equal(vg._first_layer(vg._one_hot_columns(xs), w1), xs @ w1)
-    bad = x.copy()
-    bad[0, 0] = 2.0 if bad[0, 0] == 0 else 0.0
-    with pytest.raises(ParameterError, match="two ones per row"):
-        vg._one_hot_columns(bad)
-
-
 def test_modular_data_is_a_split_of_the_whole_table():
     cfg = vg.ModularConfig(modulus=7, train_fraction=0.55)
     xtr, ytr, xte, yte = vg._modular_data(cfg)
