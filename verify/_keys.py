@@ -64,6 +64,7 @@ def _canonical_tree(node: Any, out: list[str]) -> None:
     out.append(")")
 
 
+@functools.lru_cache(maxsize=512)
 def numerical_source_fingerprint(source: str) -> str:
     r"""SHA-256 of what in a module's source can change the numbers it computes: its syntax tree without
     docstrings (comments, blank lines and formatting are not in the tree).
@@ -91,15 +92,13 @@ def _is_package(module: str, root: Path) -> bool:
     return (root.joinpath(*module.split(".")) / "__init__.py").is_file()
 
 
-def _imported_modules(path: Path, module: str, root: Path) -> set[str]:
-    """The project modules ``path`` imports anywhere in its body (also inside functions).
-
-    ``from P import name`` counts the module ``P.name`` when it exists, else ``P`` itself; relative
-    imports are resolved against ``module``.
-    """
+@functools.lru_cache(maxsize=512)
+def _import_candidates(source: str, package: str) -> frozenset[str]:
+    """Every dotted name that ``source`` imports (also inside functions), relative imports resolved against
+    ``package``: ``from P import name`` gives both ``P`` and ``P.name``. Cached by source text, so a digest
+    recomputed after editing one file re-parses only that file."""
     found: set[str] = set()
-    package = module if _is_package(module, root) else module.rpartition(".")[0]
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -110,6 +109,17 @@ def _imported_modules(path: Path, module: str, root: Path) -> set[str]:
                 base = node.module or ""
             found.add(base)
             found.update(f"{base}.{alias.name}" for alias in node.names)
+    return frozenset(found)
+
+
+def _imported_modules(path: Path, module: str, root: Path) -> set[str]:
+    """The project modules ``path`` imports anywhere in its body (also inside functions).
+
+    ``from P import name`` counts the module ``P.name`` when it exists, else ``P`` itself; relative
+    imports are resolved against ``module``.
+    """
+    package = module if _is_package(module, root) else module.rpartition(".")[0]
+    found = _import_candidates(path.read_text(encoding="utf-8"), package)
     return {m for m in found if m.split(".")[0] in PACKAGES and _module_file(m, root) is not None}
 
 
