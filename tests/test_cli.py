@@ -121,7 +121,7 @@ def test_figures_without_results_say_what_to_run(tmp_path, capsys):
 
 
 def test_killed_run_resumes_with_identical_results_and_nothing_lost(tmp_path):
-    ids = ["grokking.k_grok_exact"]  # many independent points of varied cost
+    ids = ["grokking.slow_rate"]  # twelve independent points of about a second each
     fresh = tmp_path / "fresh"
     assert run_cli("run", *ids, "--results", str(fresh), "--executor", "serial").returncode == 0
     killed = tmp_path / "killed"
@@ -137,7 +137,6 @@ def test_killed_run_resumes_with_identical_results_and_nothing_lost(tmp_path):
     n_before = len(list(pts.glob("*.json")))
     total = len(get_claim(ids[0]).sweep("quick"))
     assert 0 < n_before < total, "the kill must land mid-sweep"
-    assert not list(pts.glob("*.tmp")) or True  # temp files may remain; they are never read as results
     assert run_cli("run", *ids, "--results", str(killed), "--executor", "serial").returncode == 0
     a = ResultStore(fresh).load_verdict(ids[0], "quick")
     b = ResultStore(killed).load_verdict(ids[0], "quick")
