@@ -156,7 +156,7 @@ def fig_tuned(verdicts):
 @figure("augmentation_universality", claims=("augmentation.masking", "augmentation.anisotropic_shift",
                                               "augmentation.global_scaling"),
         caption="Measured test MSE (±z*·se, d → ∞) against the equivalent (×) and each claim's rival (+): masking as "
-                "noise with s² = (1−κ)/κ (linear, ReLU, erf), anisotropic noise with mean shift (k = 1, 4, ∞), and "
+                "noise with s² = (1−κ)/κ (linear, ReLU, erf at κ = 0.8; linear at κ = ½), anisotropic noise with mean shift (k = 1, 4, ∞), and "
                 "global scaling, where the C̄-only formula (the rival) fails and the per-sample form holds.")
 def fig_universality(verdicts):
     import matplotlib.pyplot as plt
@@ -170,7 +170,10 @@ def fig_universality(verdicts):
             ax.plot([i], [float(pt.theory.value)], "kx")
             rival = float(nearest_rival(verdicts[cid], pt).value)
             ax.plot([i], [rival], "+", color="0.5")
-            labels.append(f"{cid.split('.')[1][:6]} {key}={pt.params[key]}")
+            label = f"{cid.split('.')[1][:6]} {key}={pt.params[key]}"
+            if cid == "augmentation.masking":
+                label += f" κ={pt.params['strength']:g}"
+            labels.append(label)
             rows.append({"claim": cid, key: pt.params[key], "measured": float(pt.measured.value),
                          "se": float(pt.measured.stderr), "theory": float(pt.theory.value), "rival": rival})
             i += 1
