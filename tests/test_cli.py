@@ -179,3 +179,52 @@ def test_killing_a_process_pool_run_leaves_no_orphaned_workers(tmp_path):
     alive = [w for w in workers if Path(f"/proc/{w}").exists()
              and Path(f"/proc/{w}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"]
     assert not alive, f"workers {alive} outlived their killed parent"
+
+
+def _group_gone(pgid: int, timeout: float) -> bool:
+    """True once no process of the group ``pgid`` is left (within ``timeout`` seconds)."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        try:
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.1)
+    return False
+
+
+@pytest.mark.parametrize("executor, sig, target", [("process", "SIGINT", "group"), ("process", "SIGTERM", "parent"),
+                                                   ("dask", "SIGINT", "group")])
+def test_interrupt_stops_at_once_keeps_finished_points_and_resumes(tmp_path, executor, sig, target):
+    """Ctrl-C (SIGINT to the process group, as a terminal sends it) or SIGTERM to the parent: queued points are
+    cancelled, running ones abandoned, finished ones kept; one line, exit 130, no process left; the same command
+    then completes the run with the numbers of an uninterrupted one. The timeouts only catch a run that goes on
+    computing its queue, they do not measure speed."""
+    claim_id = "grokking.slow_rate"
+    results = tmp_path / "interrupted"
+    pts = results / claim_id / "quick" / "points"
+    cmd = [sys.executable, "-m", "verify", "run", claim_id, "--results", str(results), "--executor", executor,
+           "--workers", "2", "--no-progress"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.time() + 300
+    while time.time() < deadline and len(list(pts.glob("*.json"))) < 2:
+        time.sleep(0.05)
+    if target == "group":
+        os.killpg(proc.pid, getattr(signal, sig))
+    else:
+        proc.send_signal(getattr(signal, sig))
+    _, err = proc.communicate(timeout=15 if executor == "dask" else 10)
+    stored = len(list(pts.glob("*.json")))
+    total = len(get_claim(claim_id).sweep("quick"))
+    assert proc.returncode == 130 and 2 <= stored < total, (proc.returncode, stored, err)
+    assert "Traceback" not in err and err.strip().splitlines() == [
+        f"gentheory: interrupted; {stored} points of the selected claims are stored in {results} (the points being "
+        "computed were abandoned); the same command resumes from there"], err
+    assert _group_gone(proc.pid, 10), "a worker outlived the interrupted run"
+    if (executor, sig) != ("process", "SIGINT"):
+        return
+    assert run_cli("run", claim_id, "--results", str(results), "--workers", "2").returncode == 0
+    assert run_cli("run", claim_id, "--results", str(tmp_path / "fresh"), "--workers", "2").returncode == 0
+    a, b = (ResultStore(tmp_path / d).load_verdict(claim_id, "quick") for d in ("fresh", "interrupted"))
+    assert [p.key for p in a.points] == [p.key for p in b.points]
+    assert all(pa.measured == pb.measured and pa.theory == pb.theory for pa, pb in zip(a.points, b.points))

@@ -17,8 +17,10 @@ def _die_with_parent() -> None:
 
 
 def init_worker() -> None:
-    """Pool initializer: the parent-death signal first, then BLAS pinned to one thread per worker."""
+    """Pool initializer: the parent-death signal first, then SIGINT ignored (Ctrl-C reaches the whole process
+    group; the parent alone decides, and terminates the workers), then BLAS pinned to one thread per worker."""
     _die_with_parent()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     from threadpoolctl import threadpool_limits
 
     threadpool_limits(limits=1)

@@ -27,10 +27,10 @@ from typing import Sequence
 from verify._seeding import to_jsonable
 from verify._storage import ResultStore
 from verify.claims import all_claims, claim_ids
-from verify.core import SUCCESS
+from verify.core import SUCCESS, Claim
 from verify.figures import STYLES, MissingResultsError, export_figures
 from verify.report import render_json, render_markdown
-from verify.runner import EXECUTORS, run_claims
+from verify.runner import EXECUTORS, interrupts_raise, run_claims
 
 DEFAULT_RESULTS = "gentheory-results"
 
@@ -151,14 +151,26 @@ def _selected(args: argparse.Namespace) -> list | None:
         return None
 
 
+def _interrupted(store: ResultStore, claims: Sequence[Claim], scale: str) -> int:
+    """One line on stderr after SIGINT/SIGTERM (what is stored, how to resume); the shell's exit status 130."""
+    stored = sum(len(list(store.point_path(c.id, scale, "_").parent.glob("*.json"))) for c in claims)
+    print(f"gentheory: interrupted; {stored} points of the selected claims are stored in {store.root} (the points "
+          "being computed were abandoned); the same command resumes from there", file=sys.stderr)
+    return 130
+
+
 def _cmd_run(args: argparse.Namespace) -> int:
     claims = _selected(args)
     if claims is None:
         return 2
     store = ResultStore(args.results)
-    verdicts = run_claims(claims, scale=args.scale, store=store, executor=args.executor, workers=args.workers,
-                          scheduler=args.scheduler, base_seed=args.seed, fresh=args.fresh, alpha=args.alpha,
-                          progress=False if args.no_progress else None)
+    try:
+        with interrupts_raise():
+            verdicts = run_claims(claims, scale=args.scale, store=store, executor=args.executor,
+                                  workers=args.workers, scheduler=args.scheduler, base_seed=args.seed,
+                                  fresh=args.fresh, alpha=args.alpha, progress=False if args.no_progress else None)
+    except KeyboardInterrupt:
+        return _interrupted(store, claims, args.scale)
     md = render_markdown(verdicts)
     store.write_text("report.md", md)
     store.write_text("report.json", json.dumps(to_jsonable(render_json(verdicts)), indent=1))
@@ -184,13 +196,16 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
         return 2
     store = ResultStore(args.results)
     try:
-        rows = calibrate(claims, seeds=args.seeds, scale=args.scale, store=store, executor=args.executor,
-                         workers=args.workers, scheduler=args.scheduler, alpha=args.alpha,
-                         progress=False if args.no_progress else None, first_seed=args.first_seed,
-                         stored_only=args.stored_only)
+        with interrupts_raise():
+            rows = calibrate(claims, seeds=args.seeds, scale=args.scale, store=store, executor=args.executor,
+                             workers=args.workers, scheduler=args.scheduler, alpha=args.alpha,
+                             progress=False if args.no_progress else None, first_seed=args.first_seed,
+                             stored_only=args.stored_only)
     except ValueError as exc:  # --stored-only with nothing stored
         print(f"gentheory calibrate: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        return _interrupted(store, claims, args.scale)
     for r in rows:
         if r.seeds < args.seeds:
             print(f"gentheory calibrate: {r.claim}: {r.seeds} of {args.seeds} seeds have all their points stored "

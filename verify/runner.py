@@ -16,6 +16,7 @@ import contextlib
 import math
 import ctypes
 import functools
+import logging
 import multiprocessing
 import sys
 import time
@@ -218,8 +219,13 @@ def make_executor(kind: str = "process", *, workers: int | None = None, schedule
         ctx = multiprocessing.get_context("spawn")
         # the initializer lives in a module that imports nothing heavy, so a spawned worker sets its parent-death
         # signal within a fraction of a second, before numpy, scipy or any study is imported
-        with cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=init_worker) as ex:
-            yield ex
+        pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=init_worker)
+        try:
+            yield pool
+        except BaseException:
+            _abandon(pool)
+            raise
+        pool.shutdown(wait=True)
     elif kind == "dask":
         try:
             from dask.distributed import Client, LocalCluster
@@ -229,11 +235,68 @@ def make_executor(kind: str = "process", *, workers: int | None = None, schedule
             with Client(scheduler) as client:
                 yield client.get_executor()
         else:
-            with LocalCluster(n_workers=workers or 2, threads_per_worker=1, processes=True,
-                              dashboard_address=None) as cluster, Client(cluster) as client:
+            # the workers' own logs (e.g. the cancelled tasks of an interrupted run) stay out of the output, and
+            # they start with SIGINT ignored, as the process pool's do: Ctrl-C reaches the whole process group,
+            # and only this process decides (closing the cluster)
+            with _sigint_ignored():
+                cluster = LocalCluster(n_workers=workers or 2, threads_per_worker=1, processes=True,
+                                       dashboard_address=None, silence_logs=logging.ERROR)
+            with cluster, Client(cluster) as client:
                 yield client.get_executor()
     else:
         raise ValueError(f"executor = {kind!r} is not one of {EXECUTORS}")
+
+
+def _abandon(pool: cf.ProcessPoolExecutor) -> None:
+    """Stop a process pool at once: cancel what is queued and terminate the workers, abandoning the points they
+    are computing (an interrupt must not wait for hours of paper-scale work; finished points are already
+    stored). ``shutdown(wait=True)``, what the ``with`` form does, would instead run the whole queue."""
+    # the workers (a private attribute, which shutdown clears; Python 3.14 has terminate_workers()) are
+    # SIGTERMed and reaped here
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in processes:
+        if proc.is_alive():
+            proc.terminate()
+    for proc in processes:
+        proc.join(timeout=5)
+
+
+@contextlib.contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """SIGINT ignored while the block starts processes (they inherit SIG_IGN); a no-op off the main thread."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+@contextlib.contextmanager
+def interrupts_raise() -> Iterator[None]:
+    """Within the block, SIGTERM raises KeyboardInterrupt like SIGINT does (main thread only), so both stop a run
+    the same way: queued points cancelled, workers terminated, finished points kept."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def on_term(signum, frame):  # noqa: ARG001
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, on_term)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def execute_points(
@@ -266,9 +329,14 @@ def execute_points(
                     bar.update(1)
             else:
                 futures = [ex.submit(evaluate_point, cid, params, scale, seed) for cid, params, seed in tasks]
-                for fut in cf.as_completed(futures):
-                    on_done(fut.result())
-                    bar.update(1)
+                try:
+                    for fut in cf.as_completed(futures):
+                        on_done(fut.result())
+                        bar.update(1)
+                except BaseException:
+                    for fut in futures:  # a Dask executor given from outside: release its queued work too
+                        fut.cancel()
+                    raise
     finally:
         bar.close()
 
