@@ -62,6 +62,13 @@ def test_run_without_ids_is_a_usage_error():
     (["run", "--all", "--workers", "0"], "argument --workers: 0 is outside [1, inf)"),
     (["run", "--all", "--alpha", "1.5"], "argument --alpha: 1.5 is outside (0, 1)"),
     (["run", "--all", "--seed", "x"], "argument --seed: 'x' is not an integer"),
+    (["run", "--all", "--results", ""], "argument --results: '' is empty: name a directory"),
+    (["figures", "--out", " "], "argument --out: ' ' is empty: name a directory"),
+    (["run", "--all", "--executor", "dask", "--scheduler", "garbage:xx"], "argument --scheduler: 'garbage:xx' is not"),
+    (["run", "--all", "--executor", "dask", "--scheduler", "file:///tmp/s"], "argument --scheduler: 'file:///tmp/s' is not"),
+    (["run", "--all", "--executor", "dask", "--scheduler", "tcp://host"], "argument --scheduler: 'tcp://host' is not"),
+    (["calibrate", "--all", "--seeds", "1", "--executor", "dask", "--scheduler", "tcp://h:70000"],
+     "argument --scheduler: 'tcp://h:70000' is not"),
 ])
 def test_bad_option_values_are_usage_errors_naming_option_value_and_range(argv, message, capsys):
     with pytest.raises(SystemExit) as exc:
@@ -228,3 +235,71 @@ def test_interrupt_stops_at_once_keeps_finished_points_and_resumes(tmp_path, exe
     a, b = (ResultStore(tmp_path / d).load_verdict(claim_id, "quick") for d in ("fresh", "interrupted"))
     assert [p.key for p in a.points] == [p.key for p in b.points]
     assert all(pa.measured == pb.measured and pa.theory == pb.theory for pa, pb in zip(a.points, b.points))
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["run", "grokking.slow_rate", "--results", "{file}"], "gentheory run: --results '{file}' is not a directory"),
+    (["run", "grokking.slow_rate", "--results", "/dev/null"], "gentheory run: --results '/dev/null' is not a directory"),
+    (["calibrate", "grokking.slow_rate", "--seeds", "1", "--results", "{file}"],
+     "gentheory calibrate: --results '{file}' is not a directory"),
+    (["run", "grokking.slow_rate", "--results", "/proc/gentheory-none/r"],
+     "gentheory run: --results '/proc/gentheory-none/r' is not a writable directory ("),
+    (["figures", "--results", "{dir}", "--out", "{file}"], "gentheory figures: --out '{file}' is not a directory"),
+])
+def test_unusable_output_paths_are_refused_before_any_work(argv, message, tmp_path, capsys, monkeypatch):
+    """A results or figures path that is a file, a device or not creatable (a read-only filesystem) ends in one
+    line and exit 2 before anything is computed."""
+    import verify.cli as cli
+
+    afile = tmp_path / "a-file"
+    afile.write_text("")
+    fill = {"{file}": str(afile), "{dir}": str(tmp_path)}
+    argv = [fill.get(a, a) for a in argv]
+    monkeypatch.setattr(cli, "run_claims", lambda *a, **k: pytest.fail("computed despite an unusable path"))
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(message.replace("{file}", str(afile))) and len(err.strip().splitlines()) == 1, err
+
+
+def test_a_scheduler_that_does_not_answer_fails_in_seconds_with_one_line(tmp_path, capsys):
+    assert main(["run", "grokking.slow_rate", "--executor", "dask", "--scheduler", "tcp://127.0.0.1:1",
+                 "--results", str(tmp_path), "--no-progress"]) == 1
+    err = capsys.readouterr().err
+    assert "tcp://127.0.0.1:1" in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_a_write_failing_mid_run_stops_it_with_one_line_and_keeps_what_was_stored(tmp_path, capsys, monkeypatch):
+    """Disk full after three points (an injected ENOSPC): the run stops at the failing write, names the file, keeps
+    the three points, and the same command then completes the sweep."""
+    import errno
+
+    claim_id = "grokking.slow_rate"
+    pts = tmp_path / claim_id / "quick" / "points"
+    real = ResultStore.save_point
+
+    def save_until_full(self, scale, point):
+        if len(list(pts.glob("*.json"))) >= 3:
+            raise OSError(errno.ENOSPC, "No space left on device", str(pts / f"{point.key}.json"))
+        real(self, scale, point)
+
+    monkeypatch.setattr(ResultStore, "save_point", save_until_full)
+    argv = ["run", claim_id, "--executor", "serial", "--results", str(tmp_path), "--no-progress"]
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert f"gentheory run: {pts}" in err and "No space left on device" in err and len(err.strip().splitlines()) == 1
+    assert len(list(pts.glob("*.json"))) == 3 and not list(pts.glob("*.tmp*"))
+    monkeypatch.setattr(ResultStore, "save_point", real)
+    assert main(argv) == 0
+    assert len(list(pts.glob("*.json"))) == len(get_claim(claim_id).sweep("quick"))
+
+
+def test_a_reader_that_goes_away_is_not_a_traceback():
+    """`gentheory list | head`: the pipe's reader is gone; exit 141 (128 + SIGPIPE) and nothing on stderr."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        out = subprocess.run([sys.executable, "-m", "verify", "list"], stdout=write_end, stderr=subprocess.PIPE,
+                             text=True, timeout=120)
+    finally:
+        os.close(write_end)
+    assert out.returncode == 141 and out.stderr == "", out.stderr

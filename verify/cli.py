@@ -59,8 +59,62 @@ def _probability(text: str) -> float:
     return value
 
 
+def _directory_name(text: str) -> str:
+    """argparse type: a non-empty path (an empty one would silently mean the current directory)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"{text!r} is empty: name a directory")
+    return text
+
+
+#: dask.distributed's transports that take host:port
+_SCHEDULER_SCHEMES = ("tcp", "tls", "ws", "wss")
+
+
+def _scheduler_address(text: str) -> str:
+    """argparse type: a Dask scheduler address ``scheme://host:port`` (scheme tcp, tls, ws or wss), checked before
+    any connection is tried."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(text if "://" in text else f"tcp://{text}")
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    if parts.scheme not in _SCHEDULER_SCHEMES or not parts.hostname or port is None or port == 0 \
+            or parts.path not in ("", "/") or parts.query or parts.fragment:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a scheduler address: expected SCHEME://HOST:PORT with SCHEME one of "
+            f"{', '.join(_SCHEDULER_SCHEMES)} and PORT in [1, 65535] (e.g. tcp://127.0.0.1:8786)")
+    return text if "://" in text else f"tcp://{text}"
+
+
+def _writable_directory(path: str | Path, option: str) -> str | None:
+    """None when ``path`` is (or can be created as) a directory this process can write into; else one line saying
+    why, naming the option. Checked before any work, so a bad results path does not cost a computed sweep."""
+    import tempfile
+
+    path = Path(path)
+    if path.exists() and not path.is_dir():
+        return f"{option} {str(path)!r} is not a directory"
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path, prefix=".write-check-"):
+            pass
+    except OSError as exc:
+        return f"{option} {str(path)!r} is not a writable directory ({exc.strerror or exc})"
+    return None
+
+
+def _os_error(command: str, exc: OSError) -> int:
+    """One line for a failed write or connection (the path or address and the OS's reason); exit status 1."""
+    where = f"{exc.filename}: " if exc.filename else ""
+    print(f"gentheory {command}: {where}{exc.strerror or exc}; the points stored before it are kept", file=sys.stderr)
+    return 1
+
+
 def _add_common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--results", default=DEFAULT_RESULTS, help="results directory (default: %(default)s)")
+    p.add_argument("--results", type=_directory_name, default=DEFAULT_RESULTS,
+                   help="results directory (default: %(default)s)")
     p.add_argument("--scale", default="quick", choices=("quick", "paper"), help="simulation scale (default: %(default)s)")
 
 
@@ -78,7 +132,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print {'verdicts': [...]} as JSON")
     p.add_argument("--workers", type=_int_at_least(1), default=None, help="worker processes (default: cores)")
     p.add_argument("--executor", default="process", choices=EXECUTORS, help="default: %(default)s")
-    p.add_argument("--scheduler", default=None, help="address of an existing dask scheduler (with --executor dask)")
+    p.add_argument("--scheduler", type=_scheduler_address, default=None,
+                   help="address of an existing dask scheduler, tcp://HOST:PORT (with --executor dask)")
     p.add_argument("--seed", type=_int_at_least(0), default=0, help="base seed (default: %(default)s)")
     p.add_argument("--fresh", action="store_true", help="recompute instead of resuming from stored points")
     p.add_argument("--alpha", type=_probability, default=1e-3, help="family-wise false-alarm budget per claim")
@@ -93,7 +148,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="use base seeds 1 000 000 + first-seed + (0 … seeds−1) (default: %(default)s)")
     p.add_argument("--workers", type=_int_at_least(1), default=None)
     p.add_argument("--executor", default="process", choices=EXECUTORS)
-    p.add_argument("--scheduler", default=None)
+    p.add_argument("--scheduler", type=_scheduler_address, default=None)
     p.add_argument("--alpha", type=_probability, default=1e-3)
     p.add_argument("--json", action="store_true")
     p.add_argument("--no-progress", action="store_true")
@@ -111,7 +166,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_common(p)
     p.add_argument("--style", default="neurips", choices=tuple(STYLES))
     p.add_argument("--format", nargs="+", default=["pdf", "png"], choices=("pdf", "png", "svg"))
-    p.add_argument("--out", default="figures", help="output directory (default: %(default)s)")
+    p.add_argument("--out", type=_directory_name, default="figures", help="output directory (default: %(default)s)")
     p.add_argument("--only", nargs="*", default=None, help="figure names (default: all)")
 
     p = sub.add_parser("compare", help="compare every stored number of two results directories (before/after an edit)")
@@ -163,17 +218,23 @@ def _cmd_run(args: argparse.Namespace) -> int:
     claims = _selected(args)
     if claims is None:
         return 2
+    problem = _writable_directory(args.results, "--results")
+    if problem:
+        print(f"gentheory run: {problem}", file=sys.stderr)
+        return 2
     store = ResultStore(args.results)
     try:
         with interrupts_raise():
             verdicts = run_claims(claims, scale=args.scale, store=store, executor=args.executor,
                                   workers=args.workers, scheduler=args.scheduler, base_seed=args.seed,
                                   fresh=args.fresh, alpha=args.alpha, progress=False if args.no_progress else None)
+        md = render_markdown(verdicts)
+        store.write_text("report.md", md)
+        store.write_text("report.json", json.dumps(to_jsonable(render_json(verdicts)), indent=1))
     except KeyboardInterrupt:
         return _interrupted(store, claims, args.scale)
-    md = render_markdown(verdicts)
-    store.write_text("report.md", md)
-    store.write_text("report.json", json.dumps(to_jsonable(render_json(verdicts)), indent=1))
+    except OSError as exc:  # a write that failed (disk full, read-only) or a scheduler that does not answer
+        return _os_error("run", exc)
     if args.json:
         print(json.dumps(to_jsonable(render_json(verdicts)), indent=1))
     else:
@@ -194,6 +255,10 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
     claims = _selected(args)
     if claims is None:
         return 2
+    problem = _writable_directory(args.results, "--results")
+    if problem:
+        print(f"gentheory calibrate: {problem}", file=sys.stderr)
+        return 2
     store = ResultStore(args.results)
     try:
         with interrupts_raise():
@@ -206,13 +271,18 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
         return 2
     except KeyboardInterrupt:
         return _interrupted(store, claims, args.scale)
+    except OSError as exc:
+        return _os_error("calibrate", exc)
     for r in rows:
         if r.seeds < args.seeds:
             print(f"gentheory calibrate: {r.claim}: {r.seeds} of {args.seeds} seeds have all their points stored "
                   f"(s in {format_seed_ranges(r.seed_ranges, ', ')}); assessed those only", file=sys.stderr)
     md = render_calibration(rows)
-    store.write_text("calibration.md", md)
-    store.write_text("calibration.json", json.dumps({"calibration": [r.to_dict() for r in rows]}, indent=1))
+    try:
+        store.write_text("calibration.md", md)
+        store.write_text("calibration.json", json.dumps({"calibration": [r.to_dict() for r in rows]}, indent=1))
+    except OSError as exc:
+        return _os_error("calibrate", exc)
     print(json.dumps({"calibration": [r.to_dict() for r in rows]}, indent=1) if args.json else md)
     return 1 if any(r.verdict in ("MISCALIBRATED", "ERROR") for r in rows) else 0
 
@@ -268,6 +338,10 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
 
 def _cmd_figures(args: argparse.Namespace) -> int:
+    problem = _writable_directory(args.out, "--out")
+    if problem:
+        print(f"gentheory figures: {problem}", file=sys.stderr)
+        return 2
     try:
         paths = export_figures(ResultStore(args.results), args.out, scale=args.scale, style=args.style,
                                formats=args.format, names=args.only)
@@ -277,6 +351,8 @@ def _cmd_figures(args: argparse.Namespace) -> int:
     except KeyError as exc:  # --only names a figure that does not exist
         print(f"gentheory figures: {exc.args[0]}", file=sys.stderr)
         return 2
+    except OSError as exc:
+        return _os_error("figures", exc)
     for p in paths:
         print(p)
     return 0
@@ -308,7 +384,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     commands = {"list": _cmd_list, "run": _cmd_run, "calibrate": _cmd_calibrate, "report": _cmd_report,
                 "figures": _cmd_figures, "compare": _cmd_compare}
-    return commands[args.command](args)
+    try:
+        return commands[args.command](args)
+    except BrokenPipeError:
+        # the reader went away (`gentheory report | head`): not an error of ours. Later writes (the interpreter's
+        # final flush) go to /dev/null, so no second BrokenPipeError is reported at exit.
+        import os
+
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141  # 128 + SIGPIPE, what a shell reports for a writer killed by the signal
 
 
 if __name__ == "__main__":  # pragma: no cover

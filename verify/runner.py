@@ -232,7 +232,8 @@ def make_executor(kind: str = "process", *, workers: int | None = None, schedule
         except ImportError as exc:  # pragma: no cover - depends on the extra
             raise ImportError("the dask executor needs the optional extra: pip install 'gentheory[dask]'") from exc
         if scheduler:
-            with Client(scheduler) as client:
+            # a scheduler that does not answer fails within seconds (dask's default waits 30 s)
+            with Client(scheduler, timeout=_CONNECT_TIMEOUT) as client:
                 yield client.get_executor()
         else:
             # the workers' own logs (e.g. the cancelled tasks of an interrupted run) stay out of the output, and
@@ -245,6 +246,10 @@ def make_executor(kind: str = "process", *, workers: int | None = None, schedule
                 yield client.get_executor()
     else:
         raise ValueError(f"executor = {kind!r} is not one of {EXECUTORS}")
+
+
+#: seconds to wait for an external Dask scheduler to answer
+_CONNECT_TIMEOUT = 5
 
 
 def _abandon(pool: cf.ProcessPoolExecutor) -> None:
