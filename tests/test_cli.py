@@ -303,3 +303,19 @@ def test_a_reader_that_goes_away_is_not_a_traceback():
     finally:
         os.close(write_end)
     assert out.returncode == 141 and out.stderr == "", out.stderr
+
+
+@pytest.mark.skipif(not Path("/proc").exists(), reason="needs /proc to find the worker processes")
+def test_killing_the_run_while_its_workers_start_leaves_no_process(tmp_path):
+    """SIGKILL to the parent the moment its first worker exists (before the worker's imports): the worker ends by
+    the parent-death signal or, when the parent was gone before the signal was armed, by its own check."""
+    proc = subprocess.Popen([sys.executable, "-m", "verify", "run", "grokking.k_grok_exact", "--results",
+                             str(tmp_path), "--workers", "2", "--no-progress"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.time() + 120
+    while time.time() < deadline and not _children(proc.pid):
+        time.sleep(0.005)
+    assert _children(proc.pid), "no worker started"
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert _group_gone(proc.pid, 30), "a worker or the resource tracker outlived the parent killed at start-up"
