@@ -10,7 +10,7 @@ Layout under the results root::
 Every file is written to a temporary name in the same directory and renamed, so a reader sees
 either the old or the new file, never a partial one. Each JSON carries the SHA-256 of its own
 payload and of its NPZ; a file that fails the check (truncated, edited, corrupted) is reported with
-a :class:`ResultIntegrityWarning` and treated as missing, so it is recomputed, never silently used.
+a :class:`ResultIntegrityWarning` and treated as missing, so a run recomputes it, never silently uses it.
 """
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ import io
 import json
 import os
 import platform
+import re
 import subprocess
 import sys
 import tempfile
@@ -95,8 +96,24 @@ def provenance() -> dict[str, Any]:
     }
 
 
+#: a point key as :func:`verify._keys.point_key` makes it: 32 lowercase hex digits (never a path)
+_KEY = re.compile(r"[0-9a-f]{32}")
+
+
+def _distrust(path: Path, reason: Any) -> None:
+    """Warn that a stored file is unusable; the caller then treats it as missing (a run recomputes it)."""
+    warnings.warn(f"{path}: {reason}; treated as missing (`gentheory run` recomputes it)", ResultIntegrityWarning,
+                  stacklevel=4)
+
+
 class ResultStore:
-    """A directory of stored points and verdicts (see module docstring)."""
+    """A directory of stored points and verdicts (see module docstring).
+
+    The checksums protect against accidents (a truncated write, a disk error, an edit by hand), not against an
+    adversary who can write into the directory; a file whose checksum holds but whose content is not a well-formed
+    point or verdict is distrusted like a corrupted one, and keys read from files are checked to be digests before
+    they name a path.
+    """
 
     def __init__(self, root: str | os.PathLike) -> None:
         self.root = Path(root)
@@ -104,8 +121,14 @@ class ResultStore:
     def _dir(self, claim_id: str, scale: str) -> Path:
         return self.root / claim_id / scale
 
+    def points_dir(self, claim_id: str, scale: str) -> Path:
+        """The directory holding a claim's points at ``scale``."""
+        return self._dir(claim_id, scale) / "points"
+
     def point_path(self, claim_id: str, scale: str, key: str) -> Path:
-        return self._dir(claim_id, scale) / "points" / f"{key}.json"
+        if not _KEY.fullmatch(key):
+            raise ValueError(f"point key {key!r} is not a 32-digit hex digest")
+        return self.points_dir(claim_id, scale) / f"{key}.json"
 
     # ---------------------------------------------------------------- generic checked JSON
     def _write_checked(self, path: Path, payload: dict[str, Any], arrays: Mapping[str, np.ndarray] | None = None) -> None:
@@ -135,7 +158,7 @@ class ResultStore:
                     arrays = {k: z[k] for k in z.files}
             return payload, arrays
         except (OSError, ValueError, KeyError, TypeError) as exc:
-            warnings.warn(f"{path}: {exc}; ignoring it and recomputing", ResultIntegrityWarning, stacklevel=3)
+            _distrust(path, exc)
             return None
 
     # ---------------------------------------------------------------- points
@@ -145,11 +168,20 @@ class ResultStore:
     def load_point(self, claim_id: str, scale: str, key: str) -> Any | None:
         from verify.core import PointResult
 
-        got = self._read_checked(self.point_path(claim_id, scale, key))
+        path = self.point_path(claim_id, scale, key)
+        got = self._read_checked(path)
         if got is None:
             return None
         payload, arrays = got
-        return PointResult.from_dict(payload, arrays)
+        try:
+            point = PointResult.from_dict(payload, arrays)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            _distrust(path, f"not a well-formed point ({type(exc).__name__}: {exc})")
+            return None
+        if point.claim != claim_id or point.key != key:
+            _distrust(path, f"holds the point {point.claim}/{point.key}, not {claim_id}/{key}")
+            return None
+        return point
 
     # ---------------------------------------------------------------- verdicts
     def save_verdict(self, verdict: Any) -> None:
@@ -163,24 +195,36 @@ class ResultStore:
     def load_verdict(self, claim_id: str, scale: str) -> Any | None:
         from verify.core import PointAssessment, RivalOutcome, Verdict
 
-        got = self._read_checked(self._dir(claim_id, scale) / "verdict.json")
+        path = self._dir(claim_id, scale) / "verdict.json"
+        got = self._read_checked(path)
         if got is None:
             return None
         d, _ = got
-        points = []
-        assessment = d.pop("point_assessment", {})
-        for key in d.pop("point_keys"):
-            p = self.load_point(claim_id, scale, key)
-            if p is None:
-                return None
-            if key in assessment:
-                p.assessment = PointAssessment.from_dict(assessment[key])
-            points.append(p)
-        # non-finite floats are stored as the strings "inf", "-inf", "nan" (strict JSON)
-        for name in ("z_max", "z_star", "delta_min_ratio", "relevance_ratio", "alpha", "elapsed"):
-            d[name] = float(d[name])
-        d["rivals"] = [RivalOutcome.from_dict(r) for r in d["rivals"]]
-        return Verdict(points=points, **d)
+        try:
+            keys = d.pop("point_keys")
+            if not isinstance(keys, list) or not all(isinstance(k, str) and _KEY.fullmatch(k) for k in keys):
+                raise ValueError("its point keys are not 32-digit hex digests")
+            assessment = d.pop("point_assessment", {})
+            points = []
+            for key in keys:
+                p = self.load_point(claim_id, scale, key)
+                if p is None:
+                    return None
+                if key in assessment:
+                    p.assessment = PointAssessment.from_dict(assessment[key])
+                points.append(p)
+            # non-finite floats are stored as the strings "inf", "-inf", "nan" (strict JSON)
+            for name in ("z_max", "z_star", "delta_min_ratio", "relevance_ratio", "alpha", "elapsed"):
+                d[name] = float(d[name])
+            d["rivals"] = [RivalOutcome.from_dict(r) for r in d["rivals"]]
+            verdict = Verdict(points=points, **d)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            _distrust(path, f"not a well-formed verdict ({type(exc).__name__}: {exc})")
+            return None
+        if verdict.claim != claim_id or verdict.scale != scale:
+            _distrust(path, f"holds the verdict of {verdict.claim} at {verdict.scale!r}, not {claim_id} at {scale!r}")
+            return None
+        return verdict
 
     def verdict_paths(self, scale: str | None = None) -> list[Path]:
         pattern = f"*/{scale}/verdict.json" if scale else "*/*/verdict.json"

@@ -208,7 +208,7 @@ def _selected(args: argparse.Namespace) -> list | None:
 
 def _interrupted(store: ResultStore, claims: Sequence[Claim], scale: str) -> int:
     """One line on stderr after SIGINT/SIGTERM (what is stored, how to resume); the shell's exit status 130."""
-    stored = sum(len(list(store.point_path(c.id, scale, "_").parent.glob("*.json"))) for c in claims)
+    stored = sum(len(list(store.points_dir(c.id, scale).glob("*.json"))) for c in claims)
     print(f"gentheory: interrupted; {stored} points of the selected claims are stored in {store.root} (the points "
           "being computed were abandoned); the same command resumes from there", file=sys.stderr)
     return 130

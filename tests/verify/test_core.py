@@ -1,5 +1,6 @@
 """The verification core: statistics, seeding, storage integrity, registry."""
 import json
+import re
 
 import numpy as np
 import pytest
@@ -286,3 +287,50 @@ def test_refuted_finding_verdicts(measured, paper, status):
         assert v.rival_rejected and not v.theory_rejected and v.status in SUCCESS
         report = render_markdown([v])
         assert "## Refuted findings" in report and "the value is 1.3" in report and "0/1 claims PASS and 1 REFUTED" in report
+
+
+def _rewrite_checked(path, edit):
+    """Rewrite a stored file with ``edit(payload)`` applied and a valid checksum: a well-sealed bad file."""
+    payload = json.loads(path.read_text())["payload"]
+    edit(payload)
+    ResultStore(path.parent)._write_checked(path, payload)
+
+
+@pytest.mark.parametrize("edit, reason", [
+    (lambda d: d.pop("measured"), "not a well-formed point (KeyError"),
+    (lambda d: d.update(theory="x"), "not a well-formed point"),
+    (lambda d: d.update(key="0" * 32), "holds the point"),
+])
+def test_a_sealed_point_that_is_not_well_formed_is_distrusted_and_recomputed(tmp_path, edit, reason):
+    from verify import run_claims
+
+    claim = get_claim("transitive.linear_gd_krr")
+    store = ResultStore(tmp_path)
+    (first,) = run_claims([claim], store=store, executor="serial", progress=False)
+    _rewrite_checked(store.point_path(claim.id, "quick", first.points[0].key), edit)
+    with pytest.warns(ResultIntegrityWarning, match=re.escape(reason)):
+        (again,) = run_claims([claim], store=store, executor="serial", progress=False)
+    assert again.status == first.status
+    assert all(np.array_equal(a.measured.value, b.measured.value) for a, b in zip(first.points, again.points))
+
+
+def test_verdict_keys_are_digests_never_paths(tmp_path):
+    """A sealed verdict.json whose point keys climb out of the store (``../``) is distrusted before any path is
+    opened; a truncated one is reported as missing, not as being recomputed."""
+    from verify import run_claims
+
+    claim = get_claim("transitive.linear_gd_krr")
+    store = ResultStore(tmp_path)
+    run_claims([claim], store=store, executor="serial", progress=False)
+    verdict = tmp_path / claim.id / "quick" / "verdict.json"
+    outside = tmp_path.parent / "outside.json"
+    outside.write_text("{}")
+    text = verdict.read_text()
+    _rewrite_checked(verdict, lambda d: d.update(point_keys=["../../../../outside"]))
+    with pytest.warns(ResultIntegrityWarning, match="not 32-digit hex digests"):
+        assert store.load_verdict(claim.id, "quick") is None
+    with pytest.raises(ValueError, match="not a 32-digit hex digest"):
+        store.point_path(claim.id, "quick", "../x")
+    verdict.write_text(text[: len(text) // 2])
+    with pytest.warns(ResultIntegrityWarning, match=r"treated as missing \(`gentheory run` recomputes it\)"):
+        assert store.load_verdict(claim.id, "quick") is None
