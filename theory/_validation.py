@@ -9,6 +9,7 @@ import math
 from numbers import Real
 from typing import Any
 
+import numpy as np
 import sympy as sp
 
 __all__ = ["ParameterError", "check_range", "check_choice", "check_int"]
@@ -41,8 +42,9 @@ def check_range(
 ) -> Any:
     """Return ``value`` if it may lie in the interval, else raise :class:`ParameterError`.
 
-    Numbers are checked exactly. SymPy expressions are rejected only when the violation is provable
-    (SymPy's three-valued rule), so ``beta = Symbol('beta')`` passes. NaN is always rejected.
+    Numbers (also 0-d numeric arrays) are checked exactly. SymPy expressions are rejected only when the violation
+    is provable (SymPy's three-valued rule), so ``beta = Symbol('beta')`` passes. NaN is always rejected; strings
+    (never evaluated), lists, arrays with a shape and other objects are refused as not numbers.
 
     Examples
     --------
@@ -52,12 +54,27 @@ def check_range(
     Traceback (most recent call last):
     ...
     theory._validation.ParameterError: beta = 1.0 is outside [0, 1)
+    >>> check_range("eta", "__import__('os')", low=0)
+    Traceback (most recent call last):
+    ...
+    theory._validation.ParameterError: eta = "__import__('os')" is a string, not a number; expected a value in [0, inf) (strings are never evaluated)
     """
     rng = _interval(low, high, low_open, high_open)
     suffix = f": {why}" if why else ""
     if isinstance(value, bool) or value is None:
         raise ParameterError(f"{name} = {value!r} is not a number; expected a value in {rng}{suffix}")
-    if isinstance(value, Real):
+    if isinstance(value, (str, bytes)):
+        # never sympify a string: SymPy's parser evaluates it as Python code
+        raise ParameterError(f"{name} = {value!r} is a string, not a number; expected a value in {rng}{suffix} "
+                             "(strings are never evaluated)")
+    number = isinstance(value, Real) or (isinstance(value, np.ndarray) and value.shape == ()
+                                         and np.issubdtype(value.dtype, np.number)
+                                         and not np.issubdtype(value.dtype, np.complexfloating))
+    if not number and not isinstance(value, sp.Basic):
+        shape = f" of shape {np.shape(value)}" if isinstance(value, (np.ndarray, list, tuple)) else ""
+        raise ParameterError(f"{name} = {value!r} is not a number (a {type(value).__name__}{shape}); expected a "
+                             f"value in {rng}{suffix}")
+    if number:
         v = float(value)
         if math.isnan(v):
             raise ParameterError(f"{name} = nan is outside {rng}{suffix}")
@@ -66,7 +83,7 @@ def check_range(
             or (high is not None and (v > high or (high_open and v == high)))
         )
     else:
-        expr = sp.sympify(value)
+        expr = value
         if expr.is_real is False:
             raise ParameterError(f"{name} = {value} is not real; expected a value in {rng}{suffix}")
         conds = []

@@ -1,0 +1,43 @@
+"""The one validation path for numbers: non-numbers are refused with the parameter's name, strings never run."""
+import math
+
+import numpy as np
+import pytest
+import sympy as sp
+
+from solvers import grokking as sg
+from theory._validation import ParameterError, check_range
+
+
+@pytest.mark.parametrize("value, message", [
+    ("0.5", "eta = '0.5' is a string, not a number"),
+    (b"1", "eta = b'1' is a string, not a number"),
+    ([0.5], "eta = [0.5] is not a number (a list of shape (1,))"),
+    (np.array([0.5]), "is not a number (a ndarray of shape (1,))"),
+    ({"x": 1}, "is not a number (a dict)"),
+    (1 + 2j, "is not a number (a complex)"),
+    (None, "eta = None is not a number"),
+    (True, "eta = True is not a number"),
+    (math.nan, "eta = nan is outside (0, inf)"),
+    (np.array(math.nan), "eta = nan is outside (0, inf)"),
+    (-1, "eta = -1 is outside (0, inf)"),
+])
+def test_non_numbers_and_out_of_range_values_name_the_parameter(value, message):
+    with pytest.raises(ParameterError) as exc:
+        check_range("eta", value, low=0, low_open=True)
+    assert message in str(exc.value), str(exc.value)
+
+
+@pytest.mark.parametrize("value", [0.5, 1, np.float32(0.5), np.array(0.5), np.int64(3), sp.Rational(1, 2),
+                                   sp.Symbol("eta", positive=True)])
+def test_numbers_zero_d_arrays_and_sympy_pass(value):
+    assert check_range("eta", value, low=0, low_open=True) is value
+
+
+def test_a_string_parameter_is_never_evaluated(tmp_path, monkeypatch):
+    """A string reaching SymPy's parser runs as Python (it once created a file): it is refused before that."""
+    monkeypatch.chdir(tmp_path)
+    payload = "__import__('pathlib').Path('pwned').write_text('x') or 0.1"
+    with pytest.raises(ParameterError, match="strings are never evaluated"):
+        sg.grokking_time(eta=payload, lam=1e-3, beta=0.9, ratio=1e-3)
+    assert not (tmp_path / "pwned").exists()
