@@ -46,12 +46,18 @@ __all__ = ["sign_configurations", "energy_histograms", "solution_counts", "EnumC
            "reinforced_amp", "RAMPResult", "bayes_amp", "metropolis", "AMPConfig"]
 
 REFERENCE = "Malatesta, Passalacqua & Zecchina 2026 (robustness of noisy solutions); spec perceptron.md"
+
+
 @lru_cache(maxsize=4)
 def sign_configurations(n: int) -> NDArray:
-    """All 2^n vectors of ±1 as a (2^n, n) float64 array (row k holds the bits of k)."""
+    """All 2^n vectors of ±1 as a (2^n, n) float64 array (row k holds the bits of k), read-only: the array is
+    cached and shared by every caller, so writing into it raises instead of corrupting later enumerations. The
+    enumeration kernels ask only for n ≤ 12 (the two halves of N ≤ 24), so the cache holds at most a few MB."""
     check_int("n", n, low=1, high=24)
     idx = np.arange(2**n, dtype=np.uint32)
-    return (2.0 * ((idx[:, None] >> np.arange(n, dtype=np.uint32)) & 1) - 1.0)
+    table = 2.0 * ((idx[:, None] >> np.arange(n, dtype=np.uint32)) & 1) - 1.0
+    table.flags.writeable = False
+    return table
 
 
 def _half_stabilities(patterns: NDArray, labels: NDArray) -> tuple[int, NDArray, NDArray]:

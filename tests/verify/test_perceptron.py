@@ -14,6 +14,9 @@ from verify import perceptron as vp
 def test_sign_configurations_are_all_distinct_sign_vectors():
     w = vp.sign_configurations(5)
     assert w.shape == (32, 5) and len({tuple(r) for r in w}) == 32 and set(np.unique(w)) == {-1.0, 1.0}
+    with pytest.raises(ValueError, match="read-only"):  # the cached table is shared: a write would corrupt it
+        w[0, 0] = 7.0
+    assert vp.sign_configurations(5)[0, 0] == -1.0
 
 
 def test_energy_histograms_match_a_brute_force_loop():
