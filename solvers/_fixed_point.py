@@ -62,7 +62,8 @@ def damped_fixed_point(update: Callable[[NDArray], ArrayLike], x0: ArrayLike, *,
     0.7390851332
     """
     check_range("damping", damping, low=0, high=1, high_open=True)
-    check_range("tol", tol, low=0, low_open=True)
+    # a tolerance must be finite: tol = inf would accept the first iterate as converged
+    check_range("tol", tol, low=0, low_open=True, high=1)
     check_int("max_iter", max_iter, low=1)
     x = np.array(x0, dtype=float)
     step = math.inf

@@ -55,6 +55,9 @@ def _check_common(alpha: float, lam: float) -> None:
 
 def _integrate(fun, alpha: float, n: int, rtol: float, what: str):
     """∫μ f with the n-node rule, checked against n/2 nodes; raises when they differ by more than rtol."""
+    # NaN would switch the check off (every comparison is False) and inf accept any rule
+    check_range("rtol", rtol, low=0, high=1, low_open=True)
+    check_int("n", n, low=2)
 
     def rule(k: int):
         s_, w_, atom = mp_quadrature(alpha, k)

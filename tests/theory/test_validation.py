@@ -41,3 +41,15 @@ def test_a_string_parameter_is_never_evaluated(tmp_path, monkeypatch):
     with pytest.raises(ParameterError, match="strings are never evaluated"):
         sg.grokking_time(eta=payload, lam=1e-3, beta=0.9, ratio=1e-3)
     assert not (tmp_path / "pwned").exists()
+
+
+@pytest.mark.parametrize("rtol", [math.nan, math.inf, 0.0, -1e-3])
+def test_a_tolerance_that_would_switch_the_check_off_is_refused(rtol):
+    """rtol = nan made every comparison False, so a quadrature returned an unchecked number (0.5934 for 0.5771)."""
+    from solvers import double_descent as sd
+    from solvers._fixed_point import damped_fixed_point
+
+    with pytest.raises(ParameterError, match="rtol = "):
+        sd.response([1.0], 0.5, rtol=rtol)
+    with pytest.raises(ParameterError, match="tol = "):
+        damped_fixed_point(np.cos, 1.0, what="cos x = x", tol=rtol)
