@@ -81,7 +81,10 @@ def _nodes_for(t: float, n: int | None) -> int:
 def resolvent(z: ArrayLike, alpha: float) -> NDArray:
     r""":math:`\hat R(z) = [-(z+\alpha-1) + \sqrt{(z+\alpha-1)^2 + 4z}]/(2z)` for z > 0, written without
     cancellation as :math:`2/[(z+\alpha-1) + \sqrt{(z+\alpha-1)^2+4z}]` when z + α − 1 > 0."""
+    check_range("alpha", alpha, low=0, low_open=True)
     z = np.asarray(z, float)
+    if not np.all(np.isfinite(z) & (z > 0)):
+        raise ParameterError(f"z has entries outside (0, inf): {z[~(np.isfinite(z) & (z > 0))][:5].tolist()}")
     b = z + alpha - 1
     root = np.sqrt(b * b + 4 * z)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -250,6 +253,8 @@ def finite_n_test_error(n_features: int, n_samples: int, *, signal: float = 1.0,
     :math:`\sigma^2N/(P-N-1)` for P ≥ N+2, :math:`r^2(1-P/N) + \sigma^2P/(N-P-1)` for N ≥ P+2."""
     check_int("n_features", n_features, low=1)
     check_int("n_samples", n_samples, low=1)
+    check_range("signal", signal, low=0)
+    check_range("noise", noise, low=0, why="a noise variance")
     N, P = n_features, n_samples
     if abs(P - N) <= 1:
         raise ParameterError(f"|n_samples - n_features| = {abs(P - N)} is outside [2, inf): the mean is infinite")

@@ -154,6 +154,12 @@ def mode_multiplier(k: ArrayLike, a: ArrayLike, beta: ArrayLike) -> NDArray:
     k = np.asarray(k)
     a = np.asarray(a, dtype=float)
     beta = np.asarray(beta, dtype=float)
+    if not np.issubdtype(k.dtype, np.integer) or np.any(k < 0):
+        raise ParameterError(f"k must hold integers >= 0; got dtype {k.dtype} with minimum {np.min(k) if k.size else None}")
+    if not np.all(np.isfinite(a)):
+        raise ParameterError("a has non-finite entries; expected a = eta (h + lambda), finite")
+    if not np.all((beta >= 0) & (beta < 1)):
+        raise ParameterError(f"beta has entries outside [0, 1): {np.atleast_1d(beta)[~((beta >= 0) & (beta < 1)).ravel()][:5].tolist()}")
     p, d = 1 + beta - a, _coupled_disc(a, beta)
     km1 = np.maximum(k - 1, 0)
     s = (1 - a) * lucas_u(k, p, beta, disc=d) - beta * lucas_u(km1, p, beta, disc=d)

@@ -365,8 +365,9 @@ def heisenberg_group(p: int = 3) -> FiniteGroup:
 
 @lru_cache(maxsize=None)
 def cyclic_group(n: int) -> FiniteGroup:
-    """Z_n with elements labelled ``"0" … "n−1"`` (additive names, generator ``"1"``)."""
-    check_int("n", n, low=1)
+    """Z_n with elements labelled ``"0" … "n−1"`` (additive names, generator ``"1"``); n ≤ 4096, since the
+    multiplication table has n² entries (held as Python tuples)."""
+    check_int("n", n, low=1, high=4096)
     table = tuple(tuple((a + b) % n for b in range(n)) for a in range(n))
     words = tuple(((0, 1),) * k for k in range(n))
     return FiniteGroup(f"Z{n}", table, ("g",), words, tuple(str(k) for k in range(n)))

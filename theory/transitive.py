@@ -64,8 +64,9 @@ CATEGORIES = ("train", "within", "cross", "loop_involved", "in_loop")
 
 
 def check_task(n: int, exception: tuple[int, int] | None) -> None:
-    """Validate a list length and an exception ``(a, b)`` with ``1 <= a``, ``a + 2 <= b <= n``."""
-    check_int("n", n, low=3)
+    """Validate a list length and an exception ``(a, b)`` with ``1 <= a``, ``a + 2 <= b <= n``; n ≤ 2000, since
+    the task has n(n − 1) ordered pairs and its exact kernels n² × n² entries."""
+    check_int("n", n, low=3, high=2000)
     if exception is None:
         return
     if len(exception) != 2:

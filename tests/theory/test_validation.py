@@ -1,11 +1,15 @@
 """The one validation path for numbers: non-numbers are refused with the parameter's name, strings never run."""
 import math
+import re
 
 import numpy as np
 import pytest
 import sympy as sp
 
+from solvers import double_descent as sdd
 from solvers import grokking as sg
+from theory import _groups
+from theory import transitive as tt
 from theory._validation import ParameterError, check_range
 
 
@@ -46,10 +50,26 @@ def test_a_string_parameter_is_never_evaluated(tmp_path, monkeypatch):
 @pytest.mark.parametrize("rtol", [math.nan, math.inf, 0.0, -1e-3])
 def test_a_tolerance_that_would_switch_the_check_off_is_refused(rtol):
     """rtol = nan made every comparison False, so a quadrature returned an unchecked number (0.5934 for 0.5771)."""
-    from solvers import double_descent as sd
     from solvers._fixed_point import damped_fixed_point
 
     with pytest.raises(ParameterError, match="rtol = "):
-        sd.response([1.0], 0.5, rtol=rtol)
+        sdd.response([1.0], 0.5, rtol=rtol)
     with pytest.raises(ParameterError, match="tol = "):
         damped_fixed_point(np.cos, 1.0, what="cos x = x", tol=rtol)
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: sdd.finite_n_test_error(10, 20, noise=-1), "noise = -1"),
+    (lambda: sdd.resolvent([0.5, -1.0], 0.5), "z has entries"),
+    (lambda: sdd.resolvent(0.5, 0.0), "alpha = 0.0"),
+    (lambda: sg.mode_multiplier([1.5], 0.1, 0.5), "k must hold integers"),
+    (lambda: sg.mode_multiplier([-1], 0.1, 0.5), "k must hold integers"),
+    (lambda: sg.mode_multiplier([3], math.nan, 0.5), "a has non-finite"),
+    (lambda: sg.mode_multiplier([3], 0.1, 1.0), "beta has entries outside"),
+    (lambda: _groups.cyclic_group(10**12), "n = 1000000000000 is outside [1, 4096]"),
+    (lambda: tt.training_pairs(10**12, None), "n = 1000000000000 is outside"),
+])
+def test_functions_that_validated_nothing_or_hung_refuse_bad_input(call, message):
+    """Each of these returned a wrong number (−1.11 for a negative noise), validated nothing, or hung."""
+    with pytest.raises(ParameterError, match=re.escape(message)):
+        call()
