@@ -132,7 +132,7 @@ def test_conjunctivity_and_mu():
 
 @pytest.mark.parametrize("n,exc,match", [(9, (4, 5), r"exception\[1\] \(b\) = 5 is outside \[6, 9\]"),
                                         (9, (0, 5), r"exception\[0\] \(a\) = 0 is outside \[1, 7\]"),
-                                        (2, None, r"n = 2 is outside \[3, inf\)")])
+                                        (2, None, r"n = 2 is outside \[3, 2000\]")])
 def test_bad_tasks_are_rejected(n, exc, match):
     with pytest.raises(ParameterError, match=match):
         tt.check_task(n, exc)
