@@ -26,7 +26,7 @@ import tempfile
 import warnings
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 import numpy as np
 
@@ -106,6 +106,16 @@ def _distrust(path: Path, reason: Any) -> None:
                   stacklevel=4)
 
 
+def _rebuilt(path: Path, kind: str, build: Callable[[], Any]) -> Any | None:
+    """``build()`` (an object from a file's checked payload), or None after a warning when the payload is not a
+    well-formed ``kind``: the checksum proves the file intact, not that it holds what it should."""
+    try:
+        return build()
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        _distrust(path, f"not a well-formed {kind} ({type(exc).__name__}: {exc})")
+        return None
+
+
 class ResultStore:
     """A directory of stored points and verdicts (see module docstring).
 
@@ -173,10 +183,8 @@ class ResultStore:
         if got is None:
             return None
         payload, arrays = got
-        try:
-            point = PointResult.from_dict(payload, arrays)
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            _distrust(path, f"not a well-formed point ({type(exc).__name__}: {exc})")
+        point = _rebuilt(path, "point", lambda: PointResult.from_dict(payload, arrays))
+        if point is None:
             return None
         if point.claim != claim_id or point.key != key:
             _distrust(path, f"holds the point {point.claim}/{point.key}, not {claim_id}/{key}")
@@ -200,7 +208,8 @@ class ResultStore:
         if got is None:
             return None
         d, _ = got
-        try:
+
+        def build() -> Any | None:
             keys = d.pop("point_keys")
             if not isinstance(keys, list) or not all(isinstance(k, str) and _KEY.fullmatch(k) for k in keys):
                 raise ValueError("its point keys are not 32-digit hex digests")
@@ -217,9 +226,10 @@ class ResultStore:
             for name in ("z_max", "z_star", "delta_min_ratio", "relevance_ratio", "alpha", "elapsed"):
                 d[name] = float(d[name])
             d["rivals"] = [RivalOutcome.from_dict(r) for r in d["rivals"]]
-            verdict = Verdict(points=points, **d)
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            _distrust(path, f"not a well-formed verdict ({type(exc).__name__}: {exc})")
+            return Verdict(points=points, **d)
+
+        verdict = _rebuilt(path, "verdict", build)
+        if verdict is None:
             return None
         if verdict.claim != claim_id or verdict.scale != scale:
             _distrust(path, f"holds the verdict of {verdict.claim} at {verdict.scale!r}, not {claim_id} at {scale!r}")
