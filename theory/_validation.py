@@ -9,7 +9,6 @@ import math
 from numbers import Real
 from typing import Any
 
-import numpy as np
 import sympy as sp
 
 __all__ = ["ParameterError", "check_range", "check_choice", "check_int"]
@@ -67,11 +66,14 @@ def check_range(
         # never sympify a string: SymPy's parser evaluates it as Python code
         raise ParameterError(f"{name} = {value!r} is a string, not a number; expected a value in {rng}{suffix} "
                              "(strings are never evaluated)")
-    number = isinstance(value, Real) or (isinstance(value, np.ndarray) and value.shape == ()
-                                         and np.issubdtype(value.dtype, np.number)
-                                         and not np.issubdtype(value.dtype, np.complexfloating))
+    # a 0-d real array (numpy's or any with shape and dtype) is a number; theory/ itself imports no numpy
+    number = isinstance(value, Real) or (getattr(value, "shape", None) == ()
+                                         and getattr(getattr(value, "dtype", None), "kind", "?") in "iuf")
     if not number and not isinstance(value, sp.Basic):
-        shape = f" of shape {np.shape(value)}" if isinstance(value, (np.ndarray, list, tuple)) else ""
+        shape = getattr(value, "shape", None)
+        if shape is None and isinstance(value, (list, tuple)):
+            shape = (len(value),)
+        shape = f" of shape {shape}" if shape is not None else ""
         raise ParameterError(f"{name} = {value!r} is not a number (a {type(value).__name__}{shape}); expected a "
                              f"value in {rng}{suffix}")
     if number:
