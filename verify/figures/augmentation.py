@@ -155,14 +155,22 @@ def fig_tuned(verdicts):
 
 @figure("augmentation_universality", claims=("augmentation.masking", "augmentation.anisotropic_shift",
                                               "augmentation.global_scaling"),
-        caption="Measured test MSE (±z*·se, d → ∞) against the equivalent (×) and each claim's rival (+): masking as "
-                "noise with s² = (1−κ)/κ (linear, ReLU, erf at κ = 0.8; linear at κ = ½), anisotropic noise with mean shift (k = 1, 4, ∞), and "
-                "global scaling, where the C̄-only formula (the rival) fails and the per-sample form holds.")
+        caption="Measured test MSE (dots, ±z*·se, d → ∞) against the deterministic equivalent (×) and each claim's "
+                "nearest rival (+): masking as noise with s² = (1−κ)/κ (linear, ReLU, erf at κ = 0.8; linear at κ = ½), "
+                "rival dropout read as L2 regularisation; anisotropic noise with mean shift (k = 1, 4, ∞), rival the shift "
+                "ignored; global scaling, where the C̄-only formula (the rival) fails and the per-sample form holds.")
 def fig_universality(verdicts):
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots()
     rows, labels, i = [], [], 0
+    def label(cid: str, prm: dict) -> str:
+        if cid == "augmentation.masking":
+            return f"masking, {prm['activation']}, κ = {prm['strength']:g}"
+        if cid == "augmentation.anisotropic_shift":
+            return f"shifted noise, k = {'∞' if math.isinf(float(prm['k'])) else int(float(prm['k']))}"
+        return f"global scaling, n/d = {prm['n_over_d']:g}"
+
     for cid, key in (("augmentation.masking", "activation"), ("augmentation.anisotropic_shift", "k"),
                      ("augmentation.global_scaling", "n_over_d")):
         for pt in verdicts[cid].points:
@@ -170,15 +178,17 @@ def fig_universality(verdicts):
             ax.plot([i], [float(pt.theory.value)], "kx")
             rival = float(nearest_rival(verdicts[cid], pt).value)
             ax.plot([i], [rival], "+", color="0.5")
-            label = f"{cid.split('.')[1][:6]} {key}={pt.params[key]}"
-            if cid == "augmentation.masking":
-                label += f" κ={pt.params['strength']:g}"
-            labels.append(label)
+            labels.append(label(cid, pt.params))
             rows.append({"claim": cid, key: pt.params[key], "measured": float(pt.measured.value),
                          "se": float(pt.measured.stderr), "theory": float(pt.theory.value), "rival": rival})
             i += 1
     ax.set_xticks(range(i))
-    ax.set_xticklabels(labels, rotation=60, ha="right", fontsize=5)
+    ax.set_xticklabels(labels, rotation=45, ha="right")
+    from matplotlib.lines import Line2D
+
+    ax.legend(handles=[Line2D([], [], color="C3", marker="o", ls="", label="simulation (±z*·se)"),
+                       Line2D([], [], color="k", marker="x", ls="", label="equivalent"),
+                       Line2D([], [], color="0.5", marker="+", ls="", label="nearest rival")], fontsize=6)
     ax.set_ylabel("test MSE")
     return fig, rows
 
