@@ -1,6 +1,7 @@
 """Calibration machinery: counts, intervals, verdict logic (fast), and a real run on a cheap subset (slow)."""
 import concurrent.futures as cf
 import dataclasses
+import hashlib
 import json
 import shutil
 
@@ -225,15 +226,24 @@ def test_stored_only_assesses_the_complete_seeds_and_computes_nothing(tmp_path, 
     assert "3 of 4 seeds have all their points stored (s in [0, 1), [2, 4))" in out.err
 
 
+def _other_key(key: str) -> str:
+    """Another valid point key, as edited code would give the same run."""
+    return hashlib.sha256(key.encode()).hexdigest()[:32]
+
+
 def _renamed_copy(src, dst):
-    """A copy of a results directory whose point files carry other keys, as a store written by edited code would."""
+    """A copy of a results directory whose points carry other keys (file names and payloads, resealed), as a store
+    written by edited code would."""
     shutil.copytree(src, dst)
+    store = ResultStore(dst)
     for f in sorted(dst.glob("*/quick/points/*.json")):
-        new = f.with_name("x" + f.name)
-        f.rename(new)
-        if f.with_suffix(".npz").exists():
-            f.with_suffix(".npz").rename(new.with_suffix(".npz"))
-    return ResultStore(dst)
+        claim = f.parent.parent.parent.name
+        point = store.load_point(claim, "quick", f.stem)
+        point.key = _other_key(f.stem)
+        store.save_point("quick", point)
+        f.unlink()
+        f.with_suffix(".npz").unlink(missing_ok=True)
+    return store
 
 
 def test_compare_stores_pairs_runs_across_keys_and_finds_a_one_ulp_change(quick_results, tmp_path):
@@ -248,7 +258,7 @@ def test_compare_stores_pairs_runs_across_keys_and_finds_a_one_ulp_change(quick_
     with_aux = next(p for p in points if any(np.asarray(a).dtype.kind == "f" and np.size(a) for a in p.aux.values()))
     scalar = next(p for p in points if np.ndim(p.measured.value) == 0 and p.claim != with_aux.claim)
     for point in (scalar, with_aux):
-        stem = f"x{point.key}"
+        stem = _other_key(point.key)
         edited = other.load_point(point.claim, "quick", stem)
         if point is scalar:
             edited.measured = dataclasses.replace(edited.measured, value=np.nextafter(edited.measured.value, np.inf))
