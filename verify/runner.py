@@ -241,7 +241,7 @@ def make_executor(kind: str = "process", *, workers: int | None = None, schedule
             # and only this process decides (closing the cluster)
             with _sigint_ignored():
                 cluster = LocalCluster(n_workers=workers or 2, threads_per_worker=1, processes=True,
-                                       dashboard_address=None, silence_logs=logging.ERROR)
+                                       dashboard_address=":0", silence_logs=logging.ERROR)
             with cluster, Client(cluster) as client:
                 yield client.get_executor()
     else:
@@ -268,40 +268,39 @@ def _abandon(pool: cf.ProcessPoolExecutor) -> None:
 
 
 @contextlib.contextmanager
-def _sigint_ignored() -> Iterator[None]:
-    """SIGINT ignored while the block starts processes (they inherit SIG_IGN); a no-op off the main thread."""
+def _signal_handler(signum: int, handler: Any) -> Iterator[None]:
+    """``handler`` for ``signum`` within the block, the previous one restored after; a no-op off the main thread
+    (where Python cannot set handlers)."""
     import signal
     import threading
 
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    previous = signal.signal(signum, handler)
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
+        signal.signal(signum, previous)
 
 
-@contextlib.contextmanager
-def interrupts_raise() -> Iterator[None]:
+def _sigint_ignored() -> contextlib.AbstractContextManager[None]:
+    """SIGINT ignored while the block starts processes (they inherit SIG_IGN)."""
+    import signal
+
+    return _signal_handler(signal.SIGINT, signal.SIG_IGN)
+
+
+def _raise_keyboard_interrupt(signum: int, frame: Any) -> None:  # noqa: ARG001
+    raise KeyboardInterrupt
+
+
+def interrupts_raise() -> contextlib.AbstractContextManager[None]:
     """Within the block, SIGTERM raises KeyboardInterrupt like SIGINT does (main thread only), so both stop a run
     the same way: queued points cancelled, workers terminated, finished points kept."""
     import signal
-    import threading
 
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def on_term(signum, frame):  # noqa: ARG001
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGTERM, on_term)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+    return _signal_handler(signal.SIGTERM, _raise_keyboard_interrupt)
 
 
 def execute_points(
