@@ -123,7 +123,7 @@ def test_error(alpha: float, *, lam: float = 0.0, t: float = math.inf, signal: f
     (1.0, 1.5)
     """
     _check_common(alpha, lam)
-    check_range("t", t, low=0)
+    check_range("t", t, low=0, infinite=True)
     for name, v in (("signal", signal), ("noise", noise), ("temperature", temperature), ("init", init)):
         check_range(name, v, low=0)
     if math.isinf(t):
@@ -179,7 +179,7 @@ def train_error(alpha: float, *, lam: float = 0.0, t: float = math.inf, signal: 
     :math:`\tfrac1\alpha\int_{s>0}\rho_\alpha[s(r^2(E+\lambda G)^2 + \sigma_0^2E^2 + T\Theta) + \sigma^2(1-sG)^2]ds
     + \sigma^2(1-1/\alpha)_+`."""
     _check_common(alpha, lam)
-    check_range("t", t, low=0)
+    check_range("t", t, low=0, infinite=True)
     if math.isinf(t):
         # E → 0, G, Θ → 1/κ: the integrand is s r²λ²/κ² + T s/κ + σ²λ²/κ² (flat directions cost nothing)
         if lam == 0:

@@ -175,7 +175,7 @@ def rs_storage(alpha: float, *, beta: float = math.inf, kappa: float = 0.0) -> R
     (0.31439, 0.0)
     """
     check_range("alpha", alpha, low=0, low_open=True)
-    check_range("beta", beta, low=0, low_open=True)
+    check_range("beta", beta, low=0, low_open=True, infinite=True)
     check_range("kappa", kappa, low=-10, high=10)
     x, w = _nodes(N_NODES)
 
@@ -301,7 +301,7 @@ def freezing_criterion(loss: str, *, beta: float, variance: float, omega_var: fl
       :math:`g = \beta e^{\beta(\omega-\kappa)+\beta^2V/2}\Phi(u-\beta\sqrt V)/Z \le \beta`, so
       :math:`E[g^2] \to \beta^2P(\omega<\kappa)` stays finite: no freezing.
     """
-    check_range("beta", beta, low=0, low_open=True)
+    check_range("beta", beta, low=0, low_open=True, infinite=True)
     check_range("variance", variance, low=0, low_open=True)
     check_range("omega_var", omega_var, low=0, low_open=True)
     sv = math.sqrt(variance)
@@ -384,7 +384,7 @@ def teacher_student_finite(alpha: float, beta: float, *, start: tuple[float, flo
     Raises when neither a fixed point (max step < ``tol``) nor the perfect state is reached.
     """
     check_range("alpha", alpha, low=0, low_open=True)
-    check_range("beta", beta, low=0, low_open=True)
+    check_range("beta", beta, low=0, low_open=True, infinite=True)
     x, w = _nodes(N_NODES)
 
     class _Perfect(Exception):
@@ -524,7 +524,7 @@ def teacher_student_transitions(*, beta: float = math.inf) -> Transitions:
     transition is the brentq root of the poor branch's φ, the spinodal the bisection point (to 1e-4 in α)
     where the damped iteration from an uninformative start stops finding a poor fixed point.
     """
-    check_range("beta", beta, low=0, low_open=True)
+    check_range("beta", beta, low=0, low_open=True, infinite=True)
     if beta != math.inf:
         return _finite_beta_transitions(beta)
 

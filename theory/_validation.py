@@ -11,7 +11,7 @@ from typing import Any
 
 import sympy as sp
 
-__all__ = ["ParameterError", "check_range", "check_choice", "check_int"]
+__all__ = ["ParameterError", "check_range", "check_choice", "check_int", "exact"]
 
 
 class ParameterError(ValueError):
@@ -23,10 +23,12 @@ class ParameterError(ValueError):
     """
 
 
-def _interval(low: Any, high: Any, low_open: bool, high_open: bool) -> str:
+def _interval(low: Any, high: Any, low_open: bool, high_open: bool, infinite: bool = False) -> str:
     lo = "-inf" if low is None else f"{low}"
     hi = "inf" if high is None else f"{high}"
-    return f"{'(' if low_open or low is None else '['}{lo}, {hi}{')' if high_open or high is None else ']'}"
+    left = "(" if low_open or (low is None and not infinite) else "["
+    right = ")" if high_open or (high is None and not infinite) else "]"
+    return f"{left}{lo}, {hi}{right}"
 
 
 def check_range(
@@ -37,6 +39,7 @@ def check_range(
     high: Any = None,
     low_open: bool = False,
     high_open: bool = False,
+    infinite: bool = False,
     why: str = "",
 ) -> Any:
     """Return ``value`` if it may lie in the interval, else raise :class:`ParameterError`.
@@ -44,6 +47,10 @@ def check_range(
     Numbers (also 0-d numeric arrays) are checked exactly. SymPy expressions are rejected only when the violation
     is provable (SymPy's three-valued rule), so ``beta = Symbol('beta')`` passes. NaN is always rejected; strings
     (never evaluated), lists, arrays with a shape and other objects are refused as not numbers.
+
+    An unbounded side (``low`` or ``high`` None) is open: ±inf (``math.inf``, ``sympy.oo``) is refused unless
+    ``infinite`` is set, for parameters whose limit is part of the domain (β = ∞ zero temperature, t = ∞ the
+    end of training, k = ∞ the expected augmented loss). Finite bounds keep their own ``low_open``/``high_open``.
 
     Examples
     --------
@@ -57,8 +64,14 @@ def check_range(
     Traceback (most recent call last):
     ...
     theory._validation.ParameterError: eta = "__import__('os')" is a string, not a number; expected a value in [0, inf) (strings are never evaluated)
+    >>> check_range("beta", float("inf"), low=0)
+    Traceback (most recent call last):
+    ...
+    theory._validation.ParameterError: beta = inf is outside [0, inf)
+    >>> check_range("beta", float("inf"), low=0, infinite=True)
+    inf
     """
-    rng = _interval(low, high, low_open, high_open)
+    rng = _interval(low, high, low_open, high_open, infinite)
     suffix = f": {why}" if why else ""
     if isinstance(value, bool) or value is None:
         raise ParameterError(f"{name} = {value!r} is not a number; expected a value in {rng}{suffix}")
@@ -83,10 +96,13 @@ def check_range(
         bad = (
             (low is not None and (v < low or (low_open and v == low)))
             or (high is not None and (v > high or (high_open and v == high)))
+            or (math.isinf(v) and not infinite)
         )
     else:
         expr = value
-        if expr.is_real is False:
+        if expr.is_infinite and not infinite:
+            raise ParameterError(f"{name} = {value} is outside {rng}{suffix}")
+        if expr.is_extended_real is False or (expr.is_real is False and not expr.is_infinite):
             raise ParameterError(f"{name} = {value} is not real; expected a value in {rng}{suffix}")
         conds = []
         if low is not None:
@@ -122,3 +138,36 @@ def check_choice(name: str, value: Any, choices: tuple[Any, ...]) -> Any:
     if value not in choices:
         raise ParameterError(f"{name} = {value!r} is not one of {choices}")
     return value
+
+
+def exact(name: str, value: Any, *, rational: bool = False) -> sp.Expr:
+    """``value`` as a SymPy expression, for the exact layer: numbers and SymPy expressions (symbols included) pass,
+    anything else raises :class:`ParameterError` naming the parameter.
+
+    ``sympy.sympify`` would parse a string as Python code, so strings are refused, as are None, booleans, lists,
+    arrays with a shape, complex numbers and NaN. ``rational`` converts floats to the rational they print as
+    (``sympy.nsimplify`` of the expression), for functions that solve exactly. Ranges are the caller's (:func:`check_range`).
+
+    >>> exact("a", 0.5, rational=True)
+    1/2
+    >>> exact("a", "1/2")
+    Traceback (most recent call last):
+    ...
+    theory._validation.ParameterError: a = '1/2' is a string, not a number (strings are never evaluated)
+    """
+    if isinstance(value, (str, bytes)):
+        raise ParameterError(f"{name} = {value!r} is a string, not a number (strings are never evaluated)")
+    if isinstance(value, sp.Basic):
+        if value.has(sp.nan):
+            raise ParameterError(f"{name} = {value} contains nan")
+        expr = value
+    else:
+        number = isinstance(value, Real) or (getattr(value, "shape", None) == ()
+                                             and getattr(getattr(value, "dtype", None), "kind", "?") in "iuf")
+        if isinstance(value, bool) or not number:
+            raise ParameterError(f"{name} = {value!r} is not a number or a SymPy expression "
+                                 f"(a {type(value).__name__})")
+        if math.isnan(float(value)):
+            raise ParameterError(f"{name} = nan is not a number")
+        expr = sp.sympify(value.item() if hasattr(value, "item") else value)
+    return sp.nsimplify(expr) if rational else expr

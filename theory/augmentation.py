@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from theory._validation import ParameterError, check_range
+from theory._validation import ParameterError, check_range, exact
 
 __all__ = [
     "ACTIVATIONS",
@@ -78,7 +78,7 @@ def gaussian_kernel(activation: str, va, vb, c) -> sp.Expr:
     1/2
     """
     _check_activation(activation)
-    va, vb, c = map(sp.sympify, (va, vb, c))
+    va, vb, c = exact("va", va), exact("vb", vb), exact("c", c)
     if activation == "linear":
         return c
     if activation == "relu":
@@ -93,14 +93,14 @@ def mean_slope(activation: str, v) -> sp.Expr:
     By Stein's lemma :math:`E[u\sigma(u)] = v\,e(v)`.
     """
     _check_activation(activation)
-    v = sp.sympify(v)
+    v = exact("v", v)
     return {"linear": sp.Integer(1), "relu": sp.Rational(1, 2), "erf": 2 / sp.sqrt(sp.pi * (1 + 2 * v))}[activation]
 
 
 def mean_value(activation: str, v) -> sp.Expr:
     r""":math:`E\,\sigma(u)`, u ~ N(0, v): 0 (linear, erf are odd), :math:`\sqrt{v/(2\pi)}` (ReLU)."""
     _check_activation(activation)
-    v = sp.sympify(v)
+    v = exact("v", v)
     return sp.sqrt(v / (2 * sp.pi)) if activation == "relu" else sp.Integer(0)
 
 
@@ -125,7 +125,7 @@ def hermite_coefficients(activation: str, noise_var, shift=1) -> dict[str, sp.Ex
     (s2, 0)
     """
     _check_activation(activation)
-    s2, c = sp.sympify(noise_var), sp.sympify(shift)
+    s2, c = exact("noise_var", noise_var), exact("shift", shift)
     check_range("noise_var", s2, low=0)
     tau2 = c**2 + s2
     mu0, mu0a = mean_value(activation, 1), mean_value(activation, tau2)
@@ -181,7 +181,7 @@ def isotropic_cubic(gamma, lam, s2, k) -> sp.Poly:
     3
     """
     _check_isotropic(gamma, lam, s2, k)
-    gamma, lam, s2 = map(sp.sympify, (gamma, lam, s2))
+    gamma, lam, s2 = exact("gamma", gamma), exact("lam", lam), exact("s2", s2)
     penalty = s2 if k is sp.oo else 0
     rhs = lam + penalty + sum(nu * sg / (1 + dg) for nu, sg, dg in _isotropic_groups(gamma, s2, k))
     num, _ = sp.fraction(sp.together(1 / q - rhs))
@@ -191,7 +191,7 @@ def isotropic_cubic(gamma, lam, s2, k) -> sp.Poly:
 def ridge_quadratic(gamma, lam) -> sp.Poly:
     r"""MP quadratic of ridge, :math:`\gamma\lambda q^2 + (1-\gamma+\lambda)q - 1`, for
     :math:`q = \operatorname{tr}(\hat\Sigma+\lambda)^{-1}/d` with γ = d/n."""
-    gamma, lam = sp.sympify(gamma), sp.sympify(lam)
+    gamma, lam = exact("gamma", gamma), exact("lam", lam)
     return sp.Poly(gamma * lam * q**2 + (1 - gamma + lam) * q - 1, q)
 
 
@@ -218,7 +218,8 @@ def isotropic_test_error(gamma, lam, s2, k, *, signal=1, label_noise=0, q_value=
     Rational in q; pass ``q_value`` (e.g. :func:`isotropic_q`) for a number, else q stays symbolic.
     """
     _check_isotropic(gamma, lam, s2, k)
-    gamma, lam, s2, r2, sig2 = map(sp.sympify, (gamma, lam, s2, signal, label_noise))
+    gamma, lam, s2, r2, sig2 = (exact(name, v) for name, v in (("gamma", gamma), ("lam", lam), ("s2", s2), ("signal", signal),
+                                                                ("label_noise", label_noise)))
     groups = _isotropic_groups(gamma, s2, k)
     alpha_ = q / (1 + groups[0][2])
     r0 = [r2 + sig2 - 2 * alpha_ * r2 + alpha_**2 * groups[0][1] * r2]

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from theory._validation import ParameterError, check_range
+from theory._validation import ParameterError, check_range, exact
 
 __all__ = [
     "alpha",
@@ -92,6 +92,7 @@ def ridge_test_error(a: sp.Expr = alpha, lam: sp.Expr = lam_, signal: sp.Expr = 
     Bias :math:`r^2\lambda^2\int\mu/(s+\lambda)^2` and variance :math:`\sigma^2\int\mu\,s/(s+\lambda)^2`
     written through :math:`\hat R` (Hastie et al. 2019, Thm 1 in these units).
     """
+    a, lam, signal, noise = (exact(name, v) for name, v in (("a", a), ("lam", lam), ("signal", signal), ("noise", noise)))
     R = resolvent(lam_, a)
     dR = sp.diff(R, lam_)
     expr = -signal * lam_**2 * dR + noise * (R + lam_ * dR)
@@ -104,7 +105,7 @@ def ridgeless_test_error(a: sp.Expr = alpha, signal: sp.Expr = 1, noise: sp.Expr
     >>> ridgeless_test_error(sp.Rational(1, 2), 1, 1), ridgeless_test_error(sp.Integer(2), 1, 1)
     (3/2, 1)
     """
-    a = sp.sympify(a)
+    a = exact("a", a)
     if a == 1:
         return sp.oo
     if a.is_number:
@@ -205,5 +206,5 @@ def fd_ratio(R_lag: sp.Expr, R_sum: sp.Expr) -> sp.Expr:
 
     X = 1 (FDT) when :math:`R(t+t') \to 0`; X = ½ on a frozen direction, where R ≡ 1.
     """
-    R_lag, R_sum = sp.sympify(R_lag), sp.sympify(R_sum)
+    R_lag, R_sum = exact("R_lag", R_lag), exact("R_sum", R_sum)
     return R_lag / (R_lag + R_sum)

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from theory._validation import check_choice, check_range
+from theory._validation import check_choice, check_range, exact
 
 __all__ = [
     "eta", "lam", "beta", "a", "r", "k", "h", "x", "L", "u",
@@ -165,8 +165,8 @@ def regime(a_value, beta_value) -> str:
     """
     check_range("a", a_value, low=0, low_open=True)
     _check_beta(beta_value)
-    lo, hi, unstable = (sp.nsimplify(e) for e in regime_boundaries(sp.nsimplify(beta_value)))
-    av = sp.nsimplify(a_value)
+    lo, hi, unstable = (sp.nsimplify(e) for e in regime_boundaries(exact("beta_value", beta_value, rational=True)))
+    av = exact("a_value", a_value, rational=True)
     if sp.simplify(av - lo) == 0:
         return "critical"
     if av < lo:

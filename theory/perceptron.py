@@ -26,7 +26,7 @@ from typing import Callable
 import mpmath as mp
 import sympy as sp
 
-from theory._validation import check_range
+from theory._validation import ParameterError, check_range, exact
 
 __all__ = [
     "annealed_storage_entropy",
@@ -47,7 +47,7 @@ __all__ = [
 
 def gaussian_tail(x) -> sp.Expr:
     r""":math:`H(x) = \tfrac12\operatorname{erfc}(x/\sqrt2)` (SymPy)."""
-    return sp.erfc(sp.sympify(x) / sp.sqrt(2)) / 2
+    return sp.erfc(exact("x", x) / sp.sqrt(2)) / 2
 
 
 def annealed_storage_entropy(alpha, kappa=0) -> sp.Expr:
@@ -57,7 +57,7 @@ def annealed_storage_entropy(alpha, kappa=0) -> sp.Expr:
     log(2)/2
     """
     check_range("alpha", alpha, low=0)
-    return sp.simplify(sp.log(2) + sp.sympify(alpha) * sp.log(gaussian_tail(kappa)))
+    return sp.simplify(sp.log(2) + exact("alpha", alpha) * sp.log(gaussian_tail(kappa)))
 
 
 def annealed_storage_capacity(kappa=0) -> sp.Expr:
@@ -71,14 +71,14 @@ def annealed_storage_capacity(kappa=0) -> sp.Expr:
 
 def binary_entropy(p) -> sp.Expr:
     """H₂(p) = −p ln p − (1 − p) ln(1 − p) in nats."""
-    p = sp.sympify(p)
+    p = exact("p", p)
     return -p * sp.log(p) - (1 - p) * sp.log(1 - p)
 
 
 def annealed_teacher_student_potential(r, alpha) -> sp.Expr:
     r""":math:`H_2(\frac{1+R}2) + \alpha\ln(1 - \arccos(R)/\pi)`: first moment of the number of students at
     overlap R with the teacher that classify all M patterns like it (per weight)."""
-    r, alpha = sp.sympify(r), sp.sympify(alpha)
+    r, alpha = exact("r", r), exact("alpha", alpha)
     return binary_entropy((1 + r) / 2) + alpha * sp.log(1 - sp.acos(r) / sp.pi)
 
 
@@ -105,7 +105,7 @@ def pattern_weight(delta, beta, kappa=0, *, loss: str = "step") -> sp.Expr:
     r"""Single-pattern Gibbs weight :math:`P_\mathrm{out}(\Delta) = e^{-\beta\ell(\Delta)}` (spec §1):
     error counting :math:`\ell = \Theta(\kappa - \Delta)`, i.e. :math:`e^{-\beta} + (1 - e^{-\beta})\Theta(\Delta-\kappa)`,
     or hinge :math:`\ell = \max(0, \kappa - \Delta)`."""
-    delta, beta, kappa = (sp.sympify(v) for v in (delta, beta, kappa))
+    delta, beta, kappa = exact("delta", delta), exact("beta", beta), exact("kappa", kappa)
     if loss == "step":
         return sp.Piecewise((1, delta >= kappa), (sp.exp(-beta), True))
     if loss == "hinge":
@@ -131,6 +131,9 @@ def boundary_jump(beta, *, loss: str = "step") -> sp.Expr:
 def legendre_entropy(phi: sp.Expr, beta: sp.Symbol) -> tuple[sp.Expr, sp.Expr]:
     r"""Microcanonical form of a canonical free entropy φ(β) (spec §1): energy :math:`e = -\partial_\beta\phi` and
     entropy :math:`s = \phi + \beta e`, as functions of β (parametric curve s(e))."""
+    phi, beta = exact("phi", phi), exact("beta", beta)
+    if not isinstance(beta, sp.Symbol):
+        raise ParameterError(f"beta = {beta} must be the SymPy symbol phi depends on")
     energy = sp.simplify(-sp.diff(phi, beta))
     return energy, sp.simplify(phi + beta * energy)
 
@@ -139,7 +142,7 @@ def annealed_microcanonical_entropy(alpha, eps) -> sp.Expr:
     r"""First-moment entropy of configurations with a fraction ε of the M = αN patterns misclassified (κ = 0):
     :math:`\ln2 + \alpha[H_2(\epsilon) - \ln2]` — every pattern is an error with probability ½ for any W. It is
     the Legendre transform of :math:`\phi_{ann}(\beta) = \ln2 + \alpha\ln\frac{1+e^{-\beta}}2` (tested)."""
-    return sp.log(2) + sp.sympify(alpha) * (binary_entropy(eps) - sp.log(2))
+    return sp.log(2) + exact("alpha", alpha) * (binary_entropy(eps) - sp.log(2))
 
 
 def rs_storage_action(alpha, beta, kappa=0) -> tuple[sp.Expr, sp.Expr, sp.Expr, tuple[sp.Symbol, ...]]:
@@ -155,10 +158,11 @@ def rs_storage_action(alpha, beta, kappa=0) -> tuple[sp.Expr, sp.Expr, sp.Expr, 
     """
     q, qhat = sp.symbols("q qhat", positive=True)
     z = sp.Symbol("z", real=True)
-    eps = 0 if beta == sp.oo or beta == float("inf") else sp.exp(-sp.sympify(beta))
-    u = (sp.sympify(kappa) + sp.sqrt(q) * z) / sp.sqrt(1 - q)
+    beta, kappa, alpha = exact("beta", beta), exact("kappa", kappa), exact("alpha", alpha)
+    eps = 0 if beta == sp.oo else sp.exp(-beta)
+    u = (kappa + sp.sqrt(q) * z) / sp.sqrt(1 - q)
     f_e = sp.log(eps + (1 - eps) * gaussian_tail(u))
-    return -qhat * (1 - q) / 2, sp.log(2 * sp.cosh(sp.sqrt(qhat) * z)), sp.sympify(alpha) * f_e, (q, qhat, z)
+    return -qhat * (1 - q) / 2, sp.log(2 * sp.cosh(sp.sqrt(qhat) * z)), alpha * f_e, (q, qhat, z)
 
 
 def rs_storage_stationarity(q, qhat, alpha, beta, kappa=0, *, digits: int = 20) -> tuple[mp.mpf, mp.mpf]:

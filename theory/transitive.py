@@ -30,7 +30,7 @@ import networkx as nx
 import sympy as sp
 from sympy.polys.matrices import DomainMatrix
 
-from theory._validation import ParameterError, check_int
+from theory._validation import ParameterError, check_int, exact
 
 __all__ = [
     "mu",
@@ -97,8 +97,8 @@ class KernelFamily:
 
     def __post_init__(self) -> None:
         for name in ("kappa_s", "kappa_o", "kappa_d"):
-            object.__setattr__(self, name, sp.nsimplify(getattr(self, name)) if not isinstance(
-                getattr(self, name), sp.Basic) else getattr(self, name))
+            value = getattr(self, name)
+            object.__setattr__(self, name, value if isinstance(value, sp.Basic) else exact(name, value, rational=True))
         if self.c1.is_positive is False:
             raise ParameterError(f"c1 = kappa_o - kappa_d = {self.c1} is outside (0, inf): the rank part needs "
                                  "an additive component")
@@ -110,7 +110,7 @@ class KernelFamily:
     def from_coefficients(cls, c0, c1, c2) -> "KernelFamily":
         """From :math:`(c_0, c_1, c_2)`: :math:`\\kappa_d = c_0`, :math:`\\kappa_o = c_0+c_1`,
         :math:`\\kappa_s = c_0 + 2c_1 + c_2`."""
-        c0, c1, c2 = (sp.nsimplify(c) for c in (c0, c1, c2))
+        c0, c1, c2 = (exact(name, c, rational=True) for name, c in (("c0", c0), ("c1", c1), ("c2", c2)))
         return cls(c0 + 2 * c1 + c2, c0 + c1, c0)
 
     @property
@@ -233,7 +233,7 @@ def krr_predictions(
         For the ridgeless, purely additive kernel (:math:`c_2 = \lambda = 0`), which has no
         interpolating solution (spec P3).
     """
-    lam = sp.nsimplify(lam)
+    lam = exact("lam", lam, rational=True)
     if lam.is_negative:
         raise ParameterError(f"lam = {lam} is outside [0, inf)")
     if sp.simplify(kappa.c2 + lam) == 0:
@@ -268,7 +268,7 @@ def margins(n: int, exception: tuple[int, int] | None, *, kappa: KernelFamily, l
     -1
     """
     check_task(n, exception)
-    lam = sp.nsimplify(lam)
+    lam = exact("lam", lam, rational=True)
     r = rank_solution(n, exception, kappa.mu(lam))
     mem = kappa.memorisation(lam) if sp.simplify(kappa.c2 + lam) != 0 else sp.Integer(0)
     labels = {p: y for p, y in training_pairs(n, exception)}
@@ -318,7 +318,7 @@ def rank_solution(n: int, exception: tuple[int, int] | None, mu_value=mu) -> sp.
     Matrix([[3/2, 1/2, -1/2, -3/2]])
     """
     check_task(n, exception)
-    mu_value = sp.nsimplify(mu_value)
+    mu_value = exact("mu_value", mu_value, rational=True)
     if mu_value == 0:
         # L_G is singular: the limit mu -> 0+ is the pseudo-inverse solution (beta is orthogonal to 1)
         return sp.Matrix(graph_laplacian(n, exception).pinv() * source_vector(n, exception)).applyfunc(sp.nsimplify)
@@ -386,7 +386,7 @@ def no_exception_ranks(n: int, mu_value=mu) -> sp.Matrix:
     >>> [float(v) for v in no_exception_ranks(3, 1)]   # doctest: +ELLIPSIS
     [0.5, 0.0, -0.5]
     """
-    theta = sp.acosh(1 + sp.nsimplify(mu_value) / 2)
+    theta = sp.acosh(1 + exact("mu_value", mu_value, rational=True) / 2)
     return sp.Matrix([sp.sinh((sp.Rational(n + 1, 2) - i) * theta) / (2 * sp.sinh(theta / 2) * sp.cosh(n * theta / 2))
                       for i in range(1, n + 1)])
 
@@ -395,7 +395,7 @@ def green_function(n: int, mu_value=mu) -> sp.Matrix:
     r"""Product form of :math:`G_0 = (L_\mathrm{path} + \mu I)^{-1}` (spec §2.3):
     :math:`G_{0,ij} = \phi(\min)\psi(\max)/N`, :math:`\phi(k) = \cosh((k-\frac12)\theta)`,
     :math:`\psi(k) = \cosh((n-k+\frac12)\theta)`, :math:`N = \sinh\theta\,\sinh n\theta`."""
-    theta = sp.acosh(1 + sp.nsimplify(mu_value) / 2)
+    theta = sp.acosh(1 + exact("mu_value", mu_value, rational=True) / 2)
     phi = lambda k: sp.cosh((k - sp.Rational(1, 2)) * theta)  # noqa: E731
     psi = lambda k: sp.cosh((n - k + sp.Rational(1, 2)) * theta)  # noqa: E731
     norm = sp.sinh(theta) * sp.sinh(n * theta)

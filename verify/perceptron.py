@@ -432,7 +432,7 @@ def reinforced_amp(stabilities: NDArray, *, reinforcement: float = 1e-3, max_ite
     Stops when sign(m) has training error per pattern ≤ ``target_error`` (solved), when m is fully polarised
     (|m_i| = 1 to 1e-12: the reinforcement has frozen it), or after ``max_iter``; a non-finite state counts as
     failure."""
-    check_range("beta", beta, low=0, low_open=True)
+    check_range("beta", beta, low=0, low_open=True, infinite=True)
     check_range("target_error", target_error, low=0, high=1)
     eps = math.exp(-beta) if math.isfinite(beta) else 0.0
     f2 = stabilities * stabilities
@@ -490,7 +490,7 @@ def metropolis(stabilities: NDArray, *, beta: float, sweeps: int, burn_in: int, 
     errors per pattern averaged over the sweeps after ``burn_in``, per chain, shape (chains,); with ``blocks`` > 1
     the averages over that many equal consecutive sub-windows, shape (blocks, chains) (an equilibration check).
     """
-    check_range("beta", beta, low=0, low_open=True)
+    check_range("beta", beta, low=0, low_open=True, infinite=True)
     check_int("sweeps", sweeps, low=1)
     check_int("burn_in", burn_in, low=0, high=sweeps - 1)
     check_int("blocks", blocks, low=1, high=sweeps - burn_in)

@@ -1,0 +1,325 @@
+"""Hostile inputs to every public function of ``theory/`` and ``solvers/``.
+
+Each public function has one valid call below (most recorded from the unit tests), and a test checks that the table
+covers every public function, so a new function needs a valid call here. Every argument of that call is then
+replaced by a string that creates a file if Python evaluates it (SymPy's ``sympify`` does, and so does arithmetic
+between a string and a SymPy object): no function may create it, whatever else it does with the string.
+"""
+from __future__ import annotations
+
+import importlib
+import inspect
+import math
+import signal
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+import sympy as sp
+
+import solvers.augmentation as sa
+import solvers.grokking as gs
+import solvers.strata as ss
+import theory.strata as ts
+import theory.transitive as tt
+
+STUDIES = ("augmentation", "double_descent", "grokking", "perceptron", "strata", "transitive")
+MODULES = [f"{layer}.{study}" for layer in ("theory", "solvers") for study in STUDIES]
+#: wall-clock limit of one call: a hostile size must be refused, not computed
+SECONDS = 20
+
+
+def _linear_problem() -> gs.LinearProblem:
+    rng = np.random.default_rng(0)
+    design = rng.standard_normal((3, 5))
+    teacher = rng.standard_normal(5)
+    return gs.LinearProblem(design, design @ teacher, np.eye(5), teacher)
+
+
+def _q8_rho() -> np.ndarray:
+    return np.asarray(ts.q8_target(2), complex)
+
+
+#: one valid call per public function: module.function -> a factory of its keyword arguments
+VALID: dict[str, Callable[[], dict]] = {
+    'solvers.augmentation.asymptotic_equivalent': lambda: {'n_over_d': 0.75, 'p_over_d': 1.0, 'lam': 0.001, 'k': 1, 'activation': 'linear', 'noise_var': 0.1, 'label_noise': 0.25},
+    'solvers.augmentation.gaussian_kernel': lambda: {'activation': 'linear', 'va': np.float64(1.983492724500072), 'vb': np.float64(0.9554027985388369), 'c': -1.263794007991996},
+    'solvers.augmentation.hermite_coefficients': lambda: {'activation': 'linear', 'noise_var': 0.5, 'shift': 0.8},
+    'solvers.augmentation.mean_slope': lambda: {'activation': 'linear', 'v': np.float64(1.983492724500072)},
+    'solvers.augmentation.mean_value': lambda: {'activation': 'linear', 'v': 1.0},
+    'solvers.augmentation.test_error': lambda: {'n': 300, 'd': 400, 'p': 400, 'lam': 0.001, 'k': float('inf'), 'activation': 'linear', 'noise_std': 0.31622776601683794, 'label_noise': 0.25},
+    'solvers.double_descent.dmft_correlations': lambda: {'alpha': 0.5, 'lam': 0.0, 'signal': 1.0, 'noise': 0.5, 'temperature': 0.0, 'init': 0.3, 't_max': 4.0, 'H': 0.1},
+    'solvers.double_descent.dmft_response': lambda: {'alpha': 0.5, 'lam': 0.0, 't_max': 8.0, 'h': 0.01},
+    'solvers.double_descent.fd_ratio': lambda: {'t': 51.0, 't_prime': 50.0, 'alpha': 2.0},
+    'solvers.double_descent.finite_n_test_error': lambda: {'n_features': 40, 'n_samples': 50, 'noise': 1.0},
+    'solvers.double_descent.resolvent': lambda: {'z': 0.1, 'alpha': 0.5},
+    'solvers.double_descent.response': lambda: {'tau': (10000.0,), 'alpha': 1.0},
+    'solvers.double_descent.test_error': lambda: {'alpha': 0.5, 'lam': 0.0, 't': 10000000.0, 'signal': 1.3, 'noise': 0.7},
+    'solvers.double_descent.train_error': lambda: {'alpha': 2.0, 'noise': 1.0},
+    'solvers.grokking.first_order_rate': lambda: {'eta': 0.2, 'lam': 0.001, 'beta': 0.9},
+    'solvers.grokking.grokking_time': lambda: {'eta': 0.2, 'lam': 0.001, 'beta': 0.9, 'ratio': 0.1},
+    'solvers.grokking.headline_grokking_time': lambda: {'eta': 0.1, 'lam': 0.0003, 'beta': 0.0, 'ratio': 0.01},
+    'solvers.grokking.mode_multiplier': lambda: {'k': 3, 'a': 0.0033333333333333335, 'beta': 0.8},
+    'solvers.grokking.mode_multiplier_error_bound': lambda: {'k': 3, 'a': 0.0033333333333333335, 'beta': 0.8},
+    'solvers.grokking.null_multiplier': lambda: {'k': (0, 1, 2), 'eta': 0.5, 'lam': 0.1, 'beta': 0.0},
+    'solvers.grokking.null_rate': lambda: {'eta': 0.2, 'lam': 0.001, 'beta': 0.9},
+    'solvers.grokking.slow_root_amplitude': lambda: {'eta': 0.2, 'lam': 0.001, 'beta': 0.0},
+    'solvers.grokking.spectral_radius': lambda: {'a': 1e-06, 'beta': 0.0},
+    'solvers.perceptron.franz_parisi': lambda: {'alpha': 0.5, 'distance': 0.33880731838822215, 'kappa_ref': 0.0},
+    'solvers.perceptron.freezing_criterion': lambda: {'loss': 'step', 'beta': 2.0, 'variance': 0.0001, 'omega_var': 0.55},
+    'solvers.perceptron.frozen_ground_state': lambda: {'alpha': 0.85},
+    'solvers.perceptron.local_entropy_curve': lambda: {'alpha': 0.74, 'beta': float('inf'), 'distances': (0.004, 0.006, 0.008, 0.01, 0.0125, 0.015, 0.02, 0.03)},
+    'solvers.perceptron.max_margin': lambda: {'alpha': 0.3},
+    'solvers.perceptron.microcanonical_storage': lambda: {'alpha': 0.5, 'train_error': 0.05},
+    'solvers.perceptron.ogp_gap': lambda: {'alpha': 0.74},
+    'solvers.perceptron.rs_storage': lambda: {'alpha': 0.5},
+    'solvers.perceptron.storage_capacity': lambda: {},
+    'solvers.perceptron.teacher_student_finite': lambda: {'alpha': 1.2, 'beta': 2.0},
+    'solvers.perceptron.teacher_student_rs': lambda: {'alpha': 1.1},
+    'solvers.perceptron.teacher_student_transitions': lambda: {},
+    'solvers.transitive.cross_section_threshold': lambda: {'n': 9, 'exception': (4, 6)},
+    'solvers.transitive.family_coefficients': lambda: {'kappa': (1.0, 0.5, 0.16666666666666666)},
+    'solvers.transitive.leaky_relu_kernel': lambda: {'rho': 0.0, 'slope': 0.0, 'kind': 'nngp'},
+    'solvers.transitive.margins': lambda: {'n': 9, 'exception': (4, 6), 'kappa': (1.0, 0.47116555718878134, 0.15915494309189535)},
+    'solvers.transitive.margins_general': lambda: {'n': 9, 'exception': (4, 6), 'slope': 0.0},
+    'solvers.transitive.network_family': lambda: {'slope': 0.0, 'kind': 'ntk'},
+    'solvers.transitive.pair_inputs': lambda: {'n': 9, 'pairs': ((1, 2), (2, 1), (2, 3), (3, 2), (3, 4), (4, 3), (4, 5), (5, 4), (5, 6), (6, 5), (6, 7), (7, 6), (7, 8), (8, 7), (8, 9), (9, 8), (4, 6), (6, 4)), 'item_gram': None},
+    'solvers.transitive.rank_solution': lambda: {'n': 9, 'exception': (4, 6), 'mu': 0.49999999999999994},
+    'theory.augmentation.gaussian_kernel': lambda: {'activation': 'relu', 'va': sp.Integer(1), 'vb': sp.Integer(1), 'c': sp.Rational(3, 10)},
+    'theory.augmentation.helmert': lambda: {'k': 1},
+    'theory.augmentation.hermite_coefficients': lambda: {'activation': 'linear', 'noise_var': sp.Rational(1, 2), 'shift': sp.Rational(4, 5)},
+    'theory.augmentation.isotropic_cubic': lambda: {'gamma': sp.Rational(4, 3), 'lam': sp.Rational(1, 100), 's2': sp.Rational(1, 10), 'k': 4},
+    'theory.augmentation.isotropic_q': lambda: {'gamma': sp.Rational(1, 2), 'lam': sp.Rational(1, 10), 's2': sp.Rational(1, 2), 'k': 2},
+    'theory.augmentation.isotropic_test_error': lambda: {'gamma': sp.Rational(4, 3), 'lam': sp.Rational(1, 1000), 's2': sp.Rational(1, 10), 'k': sp.oo, 'label_noise': sp.Rational(1, 4)},
+    'theory.augmentation.mean_slope': lambda: {'activation': 'relu', 'v': sp.Rational(17, 10)},
+    'theory.augmentation.mean_value': lambda: {'activation': 'relu', 'v': sp.Rational(17, 10)},
+    'theory.augmentation.ridge_quadratic': lambda: {'gamma': sp.Rational(4, 3), 'lam': sp.Rational(11, 100)},
+    'theory.double_descent.critical_response_amplitude': lambda: {},
+    'theory.double_descent.fd_ratio': lambda: {'R_lag': 1, 'R_sum': 0},
+    'theory.double_descent.finite_n_ridgeless_test_error': lambda: {'n': 40, 'p': 50, 'signal': 1, 'noise': 1},
+    'theory.double_descent.mp_edges': lambda: {'a': sp.Integer(2)},
+    'theory.double_descent.order_parameter': lambda: {'a': sp.Rational(1, 4)},
+    'theory.double_descent.resolvent': lambda: {},
+    'theory.double_descent.ridge_test_error': lambda: {'a': sp.Rational(1, 2), 'lam': sp.Rational(1, 20), 'signal': 1, 'noise': sp.Rational(1, 4)},
+    'theory.double_descent.ridgeless_test_error': lambda: {'a': sp.Rational(1, 3), 'signal': 2, 'noise': 3},
+    'theory.double_descent.variance_exponent_series': lambda: {'side': 'above'},
+    'theory.grokking.characteristic_polynomial': lambda: {},
+    'theory.grokking.characteristic_roots': lambda: {'a': sp.Rational(1, 50), 'beta': sp.Rational(9, 10)},
+    'theory.grokking.continuous_time_rate': lambda: {'eta_lam': sp.Rational(3, 16), 'beta': 0},
+    'theory.grokking.decoupled_null_multiplier': lambda: {'k_value': 3, 'eta_lam': sp.Rational(1, 2)},
+    'theory.grokking.grokking_time_expansion': lambda: {'order': 0},
+    'theory.grokking.mode_multiplier': lambda: {'a': sp.Rational(1, 50), 'beta': sp.Rational(9, 10)},
+    'theory.grokking.mode_multiplier_underdamped': lambda: {'k_value': 0, 'a': sp.Rational(1, 2), 'beta': sp.Rational(1, 4)},
+    'theory.grokking.regime': lambda: {'a_value': sp.Rational(1, 2), 'beta_value': sp.Rational(1, 4)},
+    'theory.grokking.regime_boundaries': lambda: {'beta': sp.Rational(1, 4)},
+    'theory.grokking.slow_rate': lambda: {'eta_lam': sp.Rational(1, 2), 'beta': 0},
+    'theory.grokking.slow_rate_series': lambda: {'order': 3},
+    'theory.grokking.slow_root_amplitude': lambda: {'eta_lam': sp.Rational(1, 2), 'beta': 0},
+    'theory.perceptron.annealed_storage_capacity': lambda: {},
+    'theory.perceptron.annealed_storage_entropy': lambda: {'alpha': 1},
+    'theory.perceptron.annealed_teacher_student': lambda: {'digits': 25},
+    'theory.perceptron.boundary_jump': lambda: {'beta': sp.Rational(1, 2)},
+    'theory.perceptron.gaussian_tail': lambda: {'x': 0},
+    'theory.perceptron.rs_storage_action': lambda: {'alpha': 0.5, 'beta': sp.oo, 'kappa': 0.0},
+    'theory.perceptron.rs_storage_stationarity': lambda: {'q': 0.3223853632235557, 'qhat': 0.6680349895351184, 'alpha': 0.5, 'beta': sp.oo, 'kappa': 0.0, 'digits': 15},
+    'theory.strata.amalgam_abelianisation_order': lambda: {'a': 4, 'b': 4, 'c': 2},
+    'theory.strata.amalgam_components': lambda: {'a': 4, 'b': 4, 'c': 2, 'd': 1},
+    'theory.strata.cyclic_strata': lambda: {'m': 2, 'd': 1},
+    'theory.strata.gap': lambda: {'n': (2, 0), 'n_prime': (0, 2)},
+    'theory.strata.half_frobenius_gap': lambda: {'n': (2, 0), 'n_prime': (0, 2)},
+    'theory.strata.model_t_cross_loss_table': lambda: {'d': 2},
+    'theory.strata.model_t_twists': lambda: {'d': 2},
+    'theory.strata.q8_irrep': lambda: {},
+    'theory.strata.q8_obstruction': lambda: {'d': 2},
+    'theory.strata.q8_target': lambda: {'d': 2},
+    'theory.strata.r_max': lambda: {'n': (2, 0), 'n_prime': (0, 2)},
+    'theory.strata.restrict_to_subgroup': lambda: {'n': (1, 0, 0, 0), 'a': 4, 'c': 2},
+    'theory.strata.stratum_dimension': lambda: {'n': (1, 0)},
+    'theory.transitive.check_task': lambda: {'n': 9, 'exception': (4, 6)},
+    'theory.transitive.cross_section_threshold': lambda: {'n': 9, 'exception': (4, 6)},
+    'theory.transitive.dipole_ranks': lambda: {'n': 9, 'exception': (4, 6), 'mu_value': sp.Rational(1, 2)},
+    'theory.transitive.graph_laplacian': lambda: {'n': 5, 'exception': (2, 4)},
+    'theory.transitive.green_function': lambda: {'n': 9, 'mu_value': sp.Rational(1, 2)},
+    'theory.transitive.no_exception_ranks': lambda: {'n': 5, 'mu_value': sp.Rational(1, 3)},
+    'theory.transitive.pair_category': lambda: {'i': 1, 'j': 2, 'n': 11, 'exception': (5, 8)},
+    'theory.transitive.pairs_by_category': lambda: {'n': 11, 'exception': (5, 8)},
+    'theory.transitive.rank_margin': lambda: {'n': 9, 'exception': (4, 6), 'pair': (4, 6)},
+    'theory.transitive.rank_solution': lambda: {'n': 5, 'exception': (2, 4), 'mu_value': sp.Rational(1, 2)},
+    'theory.transitive.source_vector': lambda: {'n': 5, 'exception': (2, 4)},
+    'theory.transitive.task_graph': lambda: {'n': 5, 'exception': (2, 4)},
+    'theory.transitive.threshold_polynomial': lambda: {'n': 9, 'exception': (4, 6), 'pair': (1, 7)},
+    'theory.transitive.thresholds': lambda: {'n': 9, 'exception': (4, 6), 'pair': (1, 7)},
+    'theory.transitive.training_pairs': lambda: {'n': 5, 'exception': (2, 4)},
+    # calls the unit tests make only with symbols, functions or structured arguments
+    'theory.double_descent.mp_density': lambda: {'x': sp.Rational(1, 2), 'a': sp.Rational(1, 2)},
+    'theory.double_descent.resolvent_quadratic': lambda: {'R': sp.Rational(1, 3), 'zz': sp.Integer(-1),
+                                                          'a': sp.Rational(1, 2)},
+    'theory.double_descent.ridge_peak': lambda: {'lam': sp.Rational(1, 10), 'noise': sp.Integer(1)},
+    'theory.double_descent.ridge_variance_at_threshold': lambda: {'lam': sp.Rational(1, 10), 'noise': sp.Integer(1)},
+    'theory.double_descent.relaxation_time': lambda: {'a': sp.Rational(1, 2)},
+    'theory.double_descent.response_scaling_function': lambda: {'x': sp.Rational(1, 2), 'branch': 'above'},
+    'theory.double_descent.variance_scaling_function': lambda: {'x': sp.Rational(1, 2)},
+    'theory.grokking.grokking_time': lambda: {'eta_lam': sp.Rational(1, 1000), 'beta': sp.Rational(9, 10),
+                                              'log_ratio': sp.Integer(5)},
+    'theory.grokking.coupled_decoupled_ratio': lambda: {'eta_lam': sp.Rational(1, 1000), 'beta': sp.Rational(9, 10)},
+    'theory.perceptron.binary_entropy': lambda: {'p': sp.Rational(1, 3)},
+    'theory.perceptron.annealed_teacher_student_potential': lambda: {'r': sp.Rational(1, 2), 'alpha': sp.Integer(1)},
+    'theory.perceptron.pattern_weight': lambda: {'delta': sp.Rational(1, 2), 'beta': sp.Integer(2)},
+    'theory.perceptron.legendre_entropy': lambda: {'phi': sp.Symbol('beta') ** 2, 'beta': sp.Symbol('beta')},
+    'theory.perceptron.annealed_microcanonical_entropy': lambda: {'alpha': sp.Rational(1, 2), 'eps': sp.Rational(1, 10)},
+    'theory.perceptron.gaussian_average_mp': lambda: {'fun': lambda z: z * z, 'digits': 15},
+    'theory.strata.hom_components_by_stratum': lambda: {'G': ts.quaternion_group(), 'd': 2,
+                                                         'c': ts.quaternion_group().index("-1"), 'm': 2},
+    'theory.strata.faithful_module_strata': lambda: {
+        'G': ts.quaternion_group(), 'region': ts.quaternion_group().closure([ts.quaternion_group().index("i")]),
+        'overlap': ts.quaternion_group().closure([ts.quaternion_group().index("-1")]), 'd': 2,
+        'c': ts.quaternion_group().index("-1")},
+    'theory.strata.analyse_task': lambda: {'task': ts.FAMILY[0]},
+    'theory.strata.cross_pairs': lambda: {'G': ts.quaternion_group(), 'A': frozenset({0, 1}), 'B': frozenset({0, 2})},
+    'theory.transitive.loop_items': lambda: {'exception': (4, 6)},
+    'theory.transitive.family_kernel': lambda: {'kappa': tt.KernelFamily(1, sp.Rational(1, 2), sp.Rational(1, 6))},
+    'theory.transitive.krr_predictions': lambda: {'n': 5, 'exception': (2, 4),
+                                                  'kappa': tt.KernelFamily(1, sp.Rational(1, 2), sp.Rational(1, 6))},
+    'theory.transitive.margins': lambda: {'n': 5, 'exception': (2, 4),
+                                          'kappa': tt.KernelFamily(1, sp.Rational(1, 2), sp.Rational(1, 6))},
+    'solvers.augmentation.linear_moments': lambda: {'sigma': np.diag(np.linspace(0.5, 1.5, 4)), 'beta': np.ones(4) / 2,
+                                                    'family': sa.AdditiveNoise(0.3), 'label_noise': 0.1},
+    'solvers.augmentation.global_scaling_moments': lambda: {'sigma': np.diag(np.linspace(0.5, 1.5, 4)),
+                                                            'beta': np.ones(4) / 2, 'family': sa.GlobalScaling(1.0, 0.5),
+                                                            'label_noise': 0.1},
+    'solvers.augmentation.rf_moments': lambda: {'feature_weights': np.random.default_rng(2).standard_normal((6, 4)) / 2,
+                                                'beta': np.ones(4) / 2, 'family': sa.AdditiveNoise(0.3),
+                                                'activation': 'relu', 'label_noise': 0.1},
+    'solvers.augmentation.rf_test_moments': lambda: {'feature_weights': np.random.default_rng(2).standard_normal((6, 4)) / 2,
+                                                     'beta': np.ones(4) / 2, 'activation': 'relu'},
+    'solvers.augmentation.monte_carlo_moments': lambda: {
+        'features': lambda x: x, 'augment': lambda x, rng: x + 0.5 * rng.standard_normal(x.shape),
+        'sample_x': lambda m, rng: rng.standard_normal((m, 3)), 'target': lambda x: x.sum(axis=1),
+        'n_samples': 256, 'rng': np.random.default_rng(3), 'label_noise': 0.1, 'batch': 128},
+    'solvers.augmentation.modes_equivalent': lambda: {
+        'mass': np.ones(1), 'omega': np.ones(1), 'omega_m': 1.3 * np.ones(1), 'cbar': np.zeros(1), 'cross': np.ones(1),
+        'tm2': np.ones(1), 'y2': 1.1, 'n': 0.7, 'k': 1, 'lam': 0.02},
+    'solvers.augmentation.deterministic_equivalent': lambda: {
+        'moments': sa.linear_moments(np.eye(4), np.ones(4) / 2, sa.AdditiveNoise(0.3)), 'n': 6, 'k': 2, 'lam': 0.1},
+    'solvers.augmentation.linear_equivalent': lambda: {'sigma_diag': np.ones(1), 'family': sa.AdditiveNoise(0.3),
+                                                       'n_over_d': 0.7, 'k': 1, 'lam': 0.02, 'label_noise': 0.1},
+    'solvers.augmentation.conditional_equivalent': lambda: {
+        'feature_weights': np.random.default_rng(2).standard_normal((6, 4)) / 2, 'beta': np.ones(4) / 2, 'n': 8,
+        'lam': 0.1, 'k': 2, 'activation': 'relu', 'noise_var': 0.3},
+    'solvers.augmentation.minimise_log': lambda: {'fun': lambda x: (math.log(x) - 1.0) ** 2, 'low': 0.1, 'high': 10.0},
+    'solvers.double_descent.gd_test_error': lambda: {'alpha': 0.5, 'lr': 0.5, 'steps': 100, 'noise': 0.1},
+    'solvers.double_descent.correlation': lambda: {'t': 3.0, 't_prime': 2.0, 'alpha': 0.5},
+    'solvers.double_descent.fd_plot_theory': lambda: {'eigs': np.linspace(0.0, 2.0, 5), 'temperature': 0.2, 'dt': 0.02,
+                                                      'n_steps': 200, 'wait_steps': np.array([0, 20, 45, 60]),
+                                                      'weights': np.full(5, 0.2)},
+    'solvers.grokking.lucas_u': lambda: {'k': np.arange(6), 'p': 1.0, 'q': -1.0},
+    'solvers.grokking.decompose': lambda: {'problem': _linear_problem()},
+    'solvers.grokking.fixed_point': lambda: {'problem': _linear_problem(), 'lam': 0.01, 'beta': 0.9},
+    'solvers.grokking.closed_form_trajectory': lambda: {'problem': _linear_problem(), 'theta0': np.ones(5),
+                                                        'ks': np.arange(0, 50, 10), 'eta': 0.1, 'lam': 0.01, 'beta': 0.9},
+    'solvers.grokking.population_risk': lambda: {'problem': _linear_problem(), 'theta': np.ones(5)},
+    'solvers.grokking.risk_curve': lambda: {'problem': _linear_problem(), 'theta0': np.ones(5), 'ks': np.arange(0, 50, 10),
+                                            'eta': 0.1, 'lam': 0.01, 'beta': 0.9},
+    'solvers.grokking.late_time_risk_coefficients': lambda: {'problem': _linear_problem(), 'theta0': np.ones(5),
+                                                             'lam': 0.01},
+    'solvers.grokking.propagation_gain': lambda: {'a': np.array([0.01, 0.1]), 'beta': 0.9},
+    'solvers.grokking.roundoff_bound': lambda: {'problem': _linear_problem(), 'eta': 0.1, 'lam': 0.01, 'beta': 0.9,
+                                                'state_norm': 1.0},
+    'solvers.perceptron.gaussian_average': lambda: {'fun': lambda z: z * z, 'n': 101},
+    'solvers.perceptron.log_h': lambda: {'x': np.linspace(-3.0, 3.0, 7)},
+    'solvers.perceptron.ogp_threshold': lambda: {},
+    'solvers.perceptron.annealed_storage': lambda: {'alpha': 0.5, 'beta': 2.0},
+    'solvers.perceptron.annealed_teacher_student': lambda: {'alpha': 0.5},
+    'solvers.strata.optimal_gluing': lambda: {'X': np.diag([1.0, -1.0]), 'Y': np.diag([-1.0, 1.0])},
+    'solvers.strata.unitary_from_hermitian': lambda: {'h': np.linspace(-0.5, 0.5, 4), 'd': 2},
+    'solvers.strata.hermitian_from_coordinates': lambda: {'h': np.linspace(-0.5, 0.5, 4), 'd': 2},
+    'solvers.strata.minimise_over_unitary': lambda: {'fun': lambda u: abs(u[0, 0]) ** 2, 'd': 2,
+                                                     'rng': np.random.default_rng(4), 'restarts': 2},
+    'solvers.strata.classify_stratum': lambda: {'X': np.diag([1.0, 1.0, -1.0]), 'm': 2},
+    'solvers.strata.hessian': lambda: {'model': ss.q8_model_t(2)[0], 'WA': -_q8_rho()[list(ss.q8_model_t(2)[0].region_a)],
+                                       'WB': _q8_rho()[list(ss.q8_model_t(2)[0].region_b)], 'w_cross': 1.0},
+    'solvers.strata.zero_set_certificate': lambda: {'model': ss.q8_model_t(2)[0],
+                                                    'WA': -_q8_rho()[list(ss.q8_model_t(2)[0].region_a)],
+                                                    'WB': _q8_rho()[list(ss.q8_model_t(2)[0].region_b)]},
+    'solvers.strata.polar': lambda: {'X': np.array([[1.0, 0.1], [0.0, 1.0]])},
+    'solvers.strata.sign_flip_min_eigenvalue': lambda: {'w_cross': 1.0},
+    'solvers.strata.nearest_homomorphism': lambda: {'rho': np.array([np.diag([1j, -1j]) ** e for e in range(4)]), 'generator': 1, 'power_index': np.arange(4),
+                                                    'order': 4},
+    'solvers.strata.gluing_objective': lambda: {'rho_a': _q8_rho()[:4], 'rho_b': _q8_rho()[:4], 'U': np.eye(2)},
+    'solvers.strata.module_type': lambda: {'rho': np.diag([1j, -1j])},
+    'solvers.strata.min_gluing': lambda: {'rho_a': _q8_rho()[:4], 'rho_b': _q8_rho()[:4], 'restarts': 2,
+                                          'rng': np.random.default_rng(5)},
+    'solvers.transitive.krr_general': lambda: {'n': 5, 'exception': (2, 4), 'kernel': lambda u: u},
+    'solvers.transitive.margin_threshold': lambda: {'n': 9, 'exception': (4, 6), 'pair': (1, 7), 'grid': 50},
+}
+
+
+
+CANARY = "gentheory-canary"
+#: a string that, if evaluated as Python, creates the canary file in the working directory
+EVIL = f"__import__('pathlib').Path('{CANARY}').touch() or 1"
+
+
+class _Hang(BaseException):
+    """Raised by the alarm when a call outlives :data:`SECONDS` (a BaseException: no ``except Exception`` eats it)."""
+
+
+def _alarm(signum, frame):
+    raise _Hang
+
+
+def _function(key: str) -> Callable:
+    module, name = key.rsplit(".", 1)
+    return getattr(importlib.import_module(module), name)
+
+
+def _with_string(value: object) -> Iterator[object]:
+    """The canary string in place of ``value``, and in place of the first element of a tuple or list."""
+    yield EVIL
+    if isinstance(value, (tuple, list)) and value:
+        yield (EVIL, *value[1:])
+
+
+def _public_functions() -> list[str]:
+    found = []
+    for module_name in MODULES:
+        module = importlib.import_module(module_name)
+        found += [f"{module_name}.{name}" for name, obj in vars(module).items()
+                  if inspect.isfunction(obj) and not name.startswith("_") and obj.__module__ == module_name]
+    return sorted(found)
+
+
+def test_every_public_function_has_a_valid_call() -> None:
+    missing = sorted(set(_public_functions()) - set(VALID))
+    stale = sorted(set(VALID) - set(_public_functions()))
+    assert not missing and not stale, f"add a valid call for {missing}; remove {stale}"
+
+
+@pytest.mark.parametrize("key", sorted(VALID))
+def test_valid_call(key: str) -> None:
+    """The table's call is valid: it returns (so the hostile variants below start from a working call)."""
+    _function(key)(**VALID[key]())
+
+
+@pytest.mark.parametrize("key", sorted(VALID))
+def test_no_argument_is_evaluated(key: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A string in place of any argument is refused or used as a string, never run as code."""
+    monkeypatch.chdir(tmp_path)
+    func, valid = _function(key), VALID[key]()
+    evaluated = []
+    for arg, value in valid.items():
+        for bad in _with_string(value):
+            previous = signal.signal(signal.SIGALRM, _alarm)
+            signal.setitimer(signal.ITIMER_REAL, SECONDS)
+            try:
+                func(**{**valid, arg: bad})
+            except (_Hang, Exception):  # noqa: BLE001, S110  (only the canary matters here)
+                pass
+            finally:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+                signal.signal(signal.SIGALRM, previous)
+            if (tmp_path / CANARY).exists():
+                evaluated.append(arg)
+                (tmp_path / CANARY).unlink()
+    assert not evaluated, f"{key} evaluated a string passed as {evaluated}"
