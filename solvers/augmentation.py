@@ -49,7 +49,7 @@ from scipy import optimize
 from solvers._errors import SolverConvergenceError
 from solvers._fixed_point import damped_fixed_point
 from solvers._marchenko_pastur import mp_quadrature
-from theory._validation import ParameterError, check_choice, check_int, check_range
+from theory._validation import ParameterError, check_choice, check_int, check_range, checked_arguments
 
 __all__ = [
     "ACTIVATIONS",
@@ -86,6 +86,7 @@ class IncoherentAugmentationError(ValueError):
 
 
 # ===================================================================== Gaussian moments of σ
+@checked_arguments
 def gaussian_kernel(activation: str, va: ArrayLike, vb: ArrayLike, c: ArrayLike) -> NDArray:
     r""":math:`K(v_a, v_b, c) = E\,\sigma(u_a)\sigma(u_b)`; closed forms of
     :func:`theory.augmentation.gaussian_kernel` (linear: c; ReLU: arc-cosine; erf: arcsine)."""
@@ -100,6 +101,7 @@ def gaussian_kernel(activation: str, va: ArrayLike, vb: ArrayLike, c: ArrayLike)
     return 2 / np.pi * np.arcsin(2 * c / np.sqrt((1 + 2 * va) * (1 + 2 * vb)))
 
 
+@checked_arguments
 def mean_slope(activation: str, v: ArrayLike) -> NDArray:
     r""":math:`E\sigma'(u)`, u ~ N(0, v): 1, 1/2, :math:`2/\sqrt{\pi(1+2v)}`."""
     check_choice("activation", activation, ACTIVATIONS)
@@ -111,6 +113,7 @@ def mean_slope(activation: str, v: ArrayLike) -> NDArray:
     return 2 / np.sqrt(np.pi * (1 + 2 * v))
 
 
+@checked_arguments
 def mean_value(activation: str, v: ArrayLike) -> NDArray:
     r""":math:`E\sigma(u)`, u ~ N(0, v): 0 for the odd activations, :math:`\sqrt{v/2\pi}` for ReLU."""
     check_choice("activation", activation, ACTIVATIONS)
@@ -118,6 +121,7 @@ def mean_value(activation: str, v: ArrayLike) -> NDArray:
     return np.sqrt(v / (2 * np.pi)) if activation == "relu" else np.zeros_like(v)
 
 
+@checked_arguments
 def hermite_coefficients(activation: str, noise_var: float, shift: float = 1.0) -> dict[str, float]:
     """Numerical values of :func:`theory.augmentation.hermite_coefficients` (same keys)."""
     check_range("noise_var", noise_var, low=0)
@@ -252,6 +256,7 @@ def _check_sigma_beta(sigma: NDArray, beta: NDArray) -> tuple[NDArray, NDArray]:
     return sigma, beta
 
 
+@checked_arguments
 def linear_moments(sigma: ArrayLike, beta: ArrayLike, family, *, label_noise: float = 0.0) -> Moments:
     r"""Moments for linear features φ(x) = x (spec §2.2):
 
@@ -275,6 +280,7 @@ def linear_moments(sigma: ArrayLike, beta: ArrayLike, family, *, label_noise: fl
     raise ParameterError(f"family = {family!r} is not one of AdditiveNoise, Masking, GlobalScaling")
 
 
+@checked_arguments
 def global_scaling_moments(sigma: ArrayLike, beta: ArrayLike, family: GlobalScaling, *,
                            label_noise: float = 0.0) -> Moments:
     r"""Exact per-sample form of global scaling at k = ∞ for linear features (spec §2.7, [own]).
@@ -295,6 +301,7 @@ def global_scaling_moments(sigma: ArrayLike, beta: ArrayLike, family: GlobalScal
                    y2_train=mu * mu * y2 / (mu * mu + v))
 
 
+@checked_arguments
 def rf_moments(feature_weights: ArrayLike, beta: ArrayLike, family: AdditiveNoise, activation: str, *,
                sigma: ArrayLike | None = None, label_noise: float = 0.0) -> Moments:
     r"""Exact moments of random features σ(Fx/√d) under additive Gaussian augmentation (spec §2.2).
@@ -325,6 +332,7 @@ def rf_moments(feature_weights: ArrayLike, beta: ArrayLike, family: AdditiveNois
     return Moments(omega, omega_m, omega_aug - omega_m, theta, c * mean_slope(activation, v) * proj, y2)
 
 
+@checked_arguments
 def rf_test_moments(feature_weights: ArrayLike, beta: ArrayLike, activation: str, *, sigma: ArrayLike | None = None,
                     gram: NDArray | None = None) -> tuple[NDArray, NDArray]:
     r"""Clean-data moments only, :math:`\Omega = K(v_0, v_0, G)` and :math:`\theta = e(v_0)\odot F\Sigma\beta/\sqrt d`
@@ -339,6 +347,7 @@ def rf_test_moments(feature_weights: ArrayLike, beta: ArrayLike, activation: str
     return gaussian_kernel(activation, v0[:, None], v0[None, :], g), theta
 
 
+@checked_arguments
 def monte_carlo_moments(features: Callable[[NDArray], NDArray], augment: Callable[[NDArray, np.random.Generator], NDArray],
                         sample_x: Callable[[int, np.random.Generator], NDArray], target: Callable[[NDArray], NDArray],
                         *, n_samples: int, rng: np.random.Generator, label_noise: float = 0.0, batch: int = 4096,
@@ -449,6 +458,7 @@ def _assemble(nu, delta, n, t, u, r0, mean_error):
     return mean_error + variance, variance, risk
 
 
+@checked_arguments
 def modes_equivalent(mass: NDArray, omega: NDArray, omega_m: NDArray, cbar: NDArray, cross: NDArray, tm2: NDArray,
                      y2: float, y2_train: float | None = None, *, n: float, k: float, lam: float,
                      tol: float = 1e-10) -> DEResult:
@@ -509,6 +519,7 @@ def _commute(a: NDArray, b: NDArray) -> bool:
     return scale == 0 or np.linalg.norm(a @ b - b @ a) <= 1e-10 * scale
 
 
+@checked_arguments
 def deterministic_equivalent(moments: Moments, *, n: int, k: float, lam: float, tol: float = 1e-10,
                              allow_incoherent: bool = False) -> DEResult:
     r"""Two-group deterministic equivalent of the test MSE for general moments (spec §2.3).
@@ -586,6 +597,7 @@ def _dense_equivalent(om, omm, cb, theta, theta_m, y2, y2_train, *, n, k, lam, t
     return DEResult(float(err), float(mean_error), var, tuple(delta.tolist()), tuple(risk.tolist()), n_iter, res)
 
 
+@checked_arguments
 def linear_equivalent(sigma_diag: ArrayLike, family, *, n_over_d: float, k: float, lam: float, signal: float = 1.0,
                       label_noise: float = 0.0, exact_scaling: bool = True) -> DEResult:
     r"""Linear features, diagonal Σ = diag(σ_a), β isotropic with E‖β‖² = ``signal`` (spec §2.2, linear).
@@ -650,6 +662,7 @@ def _spectral_equivalent(w: NDArray, mass: NDArray, b2: NDArray, *, n: float, k:
                              n=n, k=k, lam=lam, tol=tol)
 
 
+@checked_arguments
 def asymptotic_equivalent(*, n_over_d: float, p_over_d: float, lam: float, k: float, activation: str,
                           noise_var: float, shift: float = 1.0, signal: float = 1.0, label_noise: float = 0.0,
                           n_nodes: int = 800, rtol: float = 1e-7, max_nodes: int = 25600) -> DEResult:
@@ -702,6 +715,7 @@ def asymptotic_equivalent(*, n_over_d: float, p_over_d: float, lam: float, k: fl
         half, nodes = full, 2 * nodes
 
 
+@checked_arguments
 def test_error(*, n: int, d: int, p: int, lam: float, k: float, activation: str, noise_std: float,
                signal: float = 1.0, label_noise: float = 0.0) -> float:
     r"""Predicted clean test MSE of the ridge readout on k noisy copies per sample (spec §1 conventions).
@@ -726,6 +740,7 @@ def test_error(*, n: int, d: int, p: int, lam: float, k: float, activation: str,
 test_error.__test__ = False  # a prediction, not a pytest test
 
 
+@checked_arguments
 def conditional_equivalent(feature_weights: ArrayLike, beta: ArrayLike, *, n: int, lam: float, k: float,
                            activation: str, noise_var: float, shift: float = 1.0, label_noise: float = 0.0,
                            tol: float = 1e-10) -> DEResult:
@@ -742,6 +757,7 @@ def conditional_equivalent(feature_weights: ArrayLike, beta: ArrayLike, *, n: in
                                 label_noise=label_noise, tol=tol)
 
 
+@checked_arguments
 def minimise_log(fun: Callable[[float], float], low: float, high: float, *, xtol: float = 1e-4,
                  what: str = "x") -> tuple[float, float]:
     """Minimise ``fun`` over [low, high] in log coordinates (bounded Brent); returns (x*, fun(x*)).

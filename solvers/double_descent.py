@@ -28,7 +28,7 @@ from numpy.typing import ArrayLike, NDArray
 from solvers._errors import SolverConvergenceError
 from solvers._fixed_point import damped_fixed_point
 from solvers._marchenko_pastur import mp_quadrature
-from theory._validation import ParameterError, check_int, check_range
+from theory._validation import ParameterError, check_int, check_range, checked_arguments
 
 __all__ = [
     "mp_quadrature",
@@ -78,6 +78,7 @@ def _nodes_for(t: float, n: int | None) -> int:
     return n if n is not None else int(max(4000, 40 * math.sqrt(max(t, 100.0))))
 
 
+@checked_arguments
 def resolvent(z: ArrayLike, alpha: float) -> NDArray:
     r""":math:`\hat R(z) = [-(z+\alpha-1) + \sqrt{(z+\alpha-1)^2 + 4z}]/(2z)` for z > 0, written without
     cancellation as :math:`2/[(z+\alpha-1) + \sqrt{(z+\alpha-1)^2+4z}]` when z + α − 1 > 0."""
@@ -109,6 +110,7 @@ def _mode_mean_square(s_: NDArray, t: float, lam: float, signal: float, noise: f
     return signal * (E + lam * G) ** 2 + init * E**2 + noise * s_ * G**2 + temperature * Th
 
 
+@checked_arguments
 def test_error(alpha: float, *, lam: float = 0.0, t: float = math.inf, signal: float = 1.0, noise: float = 0.0,
                temperature: float = 0.0, init: float = 0.0, n: int | None = None, rtol: float = 1e-8) -> float:
     r"""Excess test error :math:`\varepsilon_g(t) = |w(t) - w^*|^2/N` at N = ∞ (spec §2.1):
@@ -146,6 +148,7 @@ def test_error(alpha: float, *, lam: float = 0.0, t: float = math.inf, signal: f
 test_error.__test__ = False  # a physics function, not a pytest test (when this file is passed to pytest)
 
 
+@checked_arguments
 def gd_test_error(alpha: float, *, lr: float, steps: int, lam: float = 0.0, signal: float = 1.0,
                   noise: float = 0.0, init: float = 0.0, n: int | None = None, rtol: float = 1e-8) -> float:
     r"""Excess test error after ``steps`` of discrete gradient descent with step ``lr`` (T = 0), N = ∞.
@@ -173,6 +176,7 @@ def gd_test_error(alpha: float, *, lr: float, steps: int, lam: float = 0.0, sign
 gd_test_error.__test__ = False
 
 
+@checked_arguments
 def train_error(alpha: float, *, lam: float = 0.0, t: float = math.inf, signal: float = 1.0, noise: float = 0.0,
                 temperature: float = 0.0, init: float = 0.0, n: int | None = None, rtol: float = 1e-8) -> float:
     r"""Training error :math:`|Aw - y|^2/P`:
@@ -206,6 +210,7 @@ def train_error(alpha: float, *, lam: float = 0.0, t: float = math.inf, signal: 
     return val / alpha + noise * max(1 - 1 / alpha, 0.0)
 
 
+@checked_arguments
 def response(tau: ArrayLike, alpha: float, *, lam: float = 0.0, n: int | None = None, rtol: float = 1e-8) -> NDArray:
     r""":math:`R(\tau) = \int\mu_\alpha(ds)e^{-(s+\lambda)\tau}` (time-translation invariant, independent of
     T, σ, r and the init). Tends to :math:`(1-\alpha)_+` (the London weight) at λ = 0."""
@@ -218,6 +223,7 @@ def response(tau: ArrayLike, alpha: float, *, lam: float = 0.0, n: int | None = 
     return out
 
 
+@checked_arguments
 def correlation(t: float, t_prime: float, alpha: float, *, lam: float = 0.0, temperature: float = 1.0,
                 n: int | None = None, rtol: float = 1e-8) -> float:
     r"""Connected (thermal) correlation, t ≥ t′: :math:`C = T\int\mu\,[e^{-\kappa(t-t')} - e^{-\kappa(t+t')}]/\kappa`
@@ -234,6 +240,7 @@ def correlation(t: float, t_prime: float, alpha: float, *, lam: float = 0.0, tem
     return float(temperature * _integrate(f, alpha, _nodes_for(t + t_prime, n), rtol, "correlation"))
 
 
+@checked_arguments
 def fd_ratio(t: float, t_prime: float, alpha: float, *, lam: float = 0.0, n: int | None = None) -> float:
     r"""Cugliandolo–Kurchan ratio :math:`X(t,t') = TR/\partial_{t'}C = R(t-t')/[R(t-t') + R(t+t')]` (noise-free init).
 
@@ -248,6 +255,7 @@ def fd_ratio(t: float, t_prime: float, alpha: float, *, lam: float = 0.0, n: int
     return float(R[0] / (R[0] + R[1]))
 
 
+@checked_arguments
 def finite_n_test_error(n_features: int, n_samples: int, *, signal: float = 1.0, noise: float = 0.0) -> float:
     r"""Exact mean over Gaussian designs of the ridgeless (min-norm) excess test error at finite N, P:
     :math:`\sigma^2N/(P-N-1)` for P ≥ N+2, :math:`r^2(1-P/N) + \sigma^2P/(N-P-1)` for N ≥ P+2."""
@@ -314,6 +322,7 @@ def _march(alpha: float, lam: float, t_max: float, h: float) -> tuple[NDArray, N
     return tau, R, Rt
 
 
+@checked_arguments
 def dmft_response(alpha: float, *, lam: float = 0.0, t_max: float = 10.0, h: float = 0.005,
                   tol: float = 1e-4) -> DMFTResponse:
     r"""Solve the DMFT response equations of the single effective connection (spec §2.2):
@@ -385,6 +394,7 @@ def _volterra_matrix(kernel: NDArray, H: float) -> NDArray:
     return K
 
 
+@checked_arguments
 def dmft_correlations(alpha: float, *, lam: float = 0.0, signal: float = 1.0, noise: float = 0.0,
                       temperature: float = 0.0, init: float = 0.0, t_max: float = 5.0, H: float = 0.05,
                       stride: int = 10, tol: float = 1e-12, max_iter: int = 200) -> DMFTCorrelations:
@@ -434,6 +444,7 @@ def dmft_correlations(alpha: float, *, lam: float = 0.0, signal: float = 1.0, no
     return DMFTCorrelations(t, fp.x, Kr @ fp.x @ Kr.T + noise_r, fp.n_iter, fp.step)
 
 
+@checked_arguments
 def fd_plot_theory(eigs: NDArray, *, temperature: float, dt: float, n_steps: int, wait_steps: NDArray,
                    weights: NDArray) -> tuple[NDArray, NDArray]:
     r"""Discrete-time Euler–Maruyama theory of the same plot, per Hessian mode κ (a = 1 − κ dt):

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from theory._validation import ParameterError, check_choice, check_range
+from theory._validation import ParameterError, check_choice, check_range, checked_arguments
 
 __all__ = [
     "lucas_u",
@@ -65,6 +65,7 @@ def _check_optimizer(eta: float, lam: float, beta: float, coupling: str = "coupl
 
 
 # --------------------------------------------------------------------------- mode algebra
+@checked_arguments
 def lucas_u(k: ArrayLike, p: ArrayLike, q: ArrayLike, *, disc: ArrayLike | None = None) -> NDArray:
     r"""Lucas sequence :math:`U_k(P, Q)`: :math:`U_0=0, U_1=1, U_{k+1} = P U_k - Q U_{k-1}`.
 
@@ -130,6 +131,7 @@ def _coupled_disc(a: NDArray, beta: NDArray) -> NDArray:
     return ((1 - sb) ** 2 - a) * ((1 + sb) ** 2 - a)
 
 
+@checked_arguments
 def mode_multiplier(k: ArrayLike, a: ArrayLike, beta: ArrayLike) -> NDArray:
     r"""Exact multiplier :math:`S_k(a)` of a coupled heavy-ball mode started at rest.
 
@@ -166,6 +168,7 @@ def mode_multiplier(k: ArrayLike, a: ArrayLike, beta: ArrayLike) -> NDArray:
     return np.where(k == 0, 1.0, s)
 
 
+@checked_arguments
 def mode_multiplier_error_bound(k: ArrayLike, a: ArrayLike, beta: ArrayLike) -> NDArray:
     r"""A bound on the float64 error of :func:`mode_multiplier`.
 
@@ -196,6 +199,7 @@ def mode_multiplier_error_bound(k: ArrayLike, a: ArrayLike, beta: ArrayLike) -> 
     return np.where(k == 0, 0.0, 16 * EPS * (k + 2) * mag)
 
 
+@checked_arguments
 def spectral_radius(a: ArrayLike, beta: ArrayLike) -> NDArray:
     r"""Rate hierarchy: spectral radius :math:`\rho(a) = \max|r_\pm(a)|` of a coupled mode.
 
@@ -215,6 +219,7 @@ def spectral_radius(a: ArrayLike, beta: ArrayLike) -> NDArray:
     return np.where(d >= 0, real, np.sqrt(beta))
 
 
+@checked_arguments
 def null_multiplier(
     k: ArrayLike, eta: float, lam: float, beta: float, coupling: str = "coupled"
 ) -> NDArray:
@@ -243,6 +248,7 @@ def _check_null_stable(eta: float, lam: float, beta: float) -> None:
         )
 
 
+@checked_arguments
 def first_order_rate(eta: float, lam: float, beta: float, coupling: str = "coupled") -> float:
     r"""Leading-order (headline) decay rate of the null component: :math:`\eta\lambda/(1-\beta)` coupled,
     :math:`\eta\lambda` decoupled — the first term of :func:`null_rate` in ηλ (spec §2; Kim 2026, Eq. 7).
@@ -255,6 +261,7 @@ def first_order_rate(eta: float, lam: float, beta: float, coupling: str = "coupl
     return x / (1 - beta) if coupling == "coupled" else x
 
 
+@checked_arguments
 def null_rate(eta: float, lam: float, beta: float, coupling: str = "coupled") -> float:
     r"""Exact asymptotic decay rate of the null component, :math:`-\ln\rho(\eta\lambda)`.
 
@@ -300,6 +307,7 @@ def null_rate(eta: float, lam: float, beta: float, coupling: str = "coupled") ->
     return -0.5 * math.log(beta)
 
 
+@checked_arguments
 def slow_root_amplitude(eta: float, lam: float, beta: float) -> float:
     r""":math:`c_+ = (r_+-\beta)/(r_+-r_-)`, amplitude of the slow root in :math:`S_k(\eta\lambda)`.
 
@@ -321,6 +329,7 @@ def slow_root_amplitude(eta: float, lam: float, beta: float) -> float:
     return (r_plus - beta) / (r_plus - r_minus)
 
 
+@checked_arguments
 def grokking_time(
     eta: float, lam: float, beta: float, ratio: float, coupling: str = "coupled", *, k_max: int = 10**9
 ) -> int:
@@ -387,6 +396,7 @@ def grokking_time(
     raise SolverConvergenceError(f"grokking_time: no crossing below k_max = {k_max}")
 
 
+@checked_arguments
 def headline_grokking_time(eta: float, lam: float, beta: float, ratio: float) -> float:
     r"""The paper's headline law (Eq. 20): :math:`\frac{1-\beta}{\eta\lambda}\ln(A/\epsilon)`.
 
@@ -490,6 +500,7 @@ class SubspaceDecomposition:
         return basis @ (basis.T @ theta)
 
 
+@checked_arguments
 def decompose(problem: LinearProblem, *, rank_tol: float | None = None) -> SubspaceDecomposition:
     r"""Split parameter space into range space, grokking subspace G and :math:`\ker\Sigma`.
 
@@ -523,6 +534,7 @@ def decompose(problem: LinearProblem, *, rank_tol: float | None = None) -> Subsp
     )
 
 
+@checked_arguments
 def fixed_point(problem: LinearProblem, lam: float, beta: float, coupling: str = "coupled") -> NDArray:
     r"""Fixed point of heavy ball: the ridge solution :math:`(H+\lambda I)^{-1}b` (coupled) or
     :math:`(H+(1-\beta)\lambda I)^{-1}b` (decoupled)."""
@@ -533,6 +545,7 @@ def fixed_point(problem: LinearProblem, lam: float, beta: float, coupling: str =
     return np.linalg.solve(problem.hessian + eff * np.eye(problem.dim), problem.offset)
 
 
+@checked_arguments
 def closed_form_trajectory(
     problem: LinearProblem,
     theta0: NDArray,
@@ -580,6 +593,7 @@ def closed_form_trajectory(
     return theta_fp + coeff @ basis.T
 
 
+@checked_arguments
 def population_risk(problem: LinearProblem, theta: NDArray) -> NDArray:
     r"""Excess population risk :math:`R(\theta) = \tfrac12(\theta-\theta^*)^\top\Sigma(\theta-\theta^*)`
     for ``theta`` of shape (p,) or (m, p)."""
@@ -588,11 +602,13 @@ def population_risk(problem: LinearProblem, theta: NDArray) -> NDArray:
     return r if np.ndim(theta) == 2 else r[0]
 
 
+@checked_arguments
 def risk_curve(problem: LinearProblem, theta0: NDArray, ks: ArrayLike, **optimizer) -> NDArray:
     """Exact population risk :math:`R_k` at every ``k`` in ``ks`` (see :func:`closed_form_trajectory`)."""
     return population_risk(problem, closed_form_trajectory(problem, theta0, ks, **optimizer))
 
 
+@checked_arguments
 def late_time_risk_coefficients(
     problem: LinearProblem, theta0: NDArray, lam: float, decomposition: SubspaceDecomposition | None = None
 ) -> tuple[float, float, float]:
@@ -614,6 +630,7 @@ def late_time_risk_coefficients(
 
 
 # --------------------------------------------------------------------------- round-off budget
+@checked_arguments
 def propagation_gain(a: ArrayLike, beta: float, coupling_q: ArrayLike | None = None) -> float:
     r"""Bound on :math:`\sum_{m\ge1}|U_m|` over modes: the total amplification of an error injected
     into one heavy-ball step.
@@ -633,6 +650,7 @@ def propagation_gain(a: ArrayLike, beta: float, coupling_q: ArrayLike | None = N
     return float(np.max(1.0 / ((1 - r1) * (1 - r2))))
 
 
+@checked_arguments
 def roundoff_bound(
     problem: LinearProblem,
     *,

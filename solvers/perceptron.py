@@ -30,7 +30,7 @@ from scipy import optimize, special
 
 from solvers._errors import SolverConvergenceError
 from solvers._fixed_point import damped_fixed_point
-from theory._validation import ParameterError, check_range
+from theory._validation import ParameterError, check_range, checked_arguments
 
 __all__ = [
     "N_NODES",
@@ -67,6 +67,7 @@ def _nodes(n: int) -> tuple[NDArray, NDArray]:
     return x, w / math.sqrt(2 * math.pi)
 
 
+@checked_arguments
 def gaussian_average(fun: Callable[[NDArray], NDArray], n: int = N_NODES) -> float:
     r""":math:`\int Dz\,f(z)` by n-node probabilists' Gauss–Hermite.
 
@@ -77,6 +78,7 @@ def gaussian_average(fun: Callable[[NDArray], NDArray], n: int = N_NODES) -> flo
     return float(w @ fun(x))
 
 
+@checked_arguments
 def log_h(x: NDArray) -> NDArray:
     """ln H(x) = ln Φ(−x), accurate for any x (``scipy.special.log_ndtr``)."""
     return special.log_ndtr(-np.asarray(x, float))
@@ -163,6 +165,7 @@ def _storage_terms(q: float, alpha: float, beta: float, kappa: float):
     return qhat, float(w @ log_z), float(w @ err)
 
 
+@checked_arguments
 def rs_storage(alpha: float, *, beta: float = math.inf, kappa: float = 0.0) -> RSStorage:
     r"""RS saddle point of the Gardner volume at load α, inverse temperature β, margin κ (spec §2.1).
 
@@ -191,6 +194,7 @@ def rs_storage(alpha: float, *, beta: float = math.inf, kappa: float = 0.0) -> R
     return RSStorage(alpha, beta, kappa, q, qhat, phi, energy, entropy, energy / alpha)
 
 
+@checked_arguments
 def storage_capacity(*, kappa: float = 0.0) -> float:
     r"""Krauth–Mézard capacity: the root in α of the RS zero-temperature entropy, s(α) = 0 (spec §2.1).
 
@@ -207,6 +211,7 @@ def storage_capacity(*, kappa: float = 0.0) -> float:
     return optimize.brentq(s, lo, hi, xtol=1e-12)
 
 
+@checked_arguments
 def frozen_ground_state(alpha: float, *, kappa: float = 0.0) -> tuple[float, float]:
     r"""Frozen-1RSB ground state above capacity (spec §2.2): with :math:`\Phi_{1RSB}(m,\beta) = \phi_{RS}(m\beta)/m`
     the Parisi parameter sticks at mβ = β_s, the root of :math:`s_{RS}(\beta_s) = 0`, and the ground-state
@@ -237,6 +242,7 @@ class Microcanonical:
     entropy: float
 
 
+@checked_arguments
 def microcanonical_storage(alpha: float, train_error: float, *, kappa: float = 0.0,
                            beta_max: float = 60.0) -> Microcanonical:
     r"""Invert the RS training error ε_t(β) (monotone decreasing in β, from ½·P(Δ<κ)-type values at β → 0) for
@@ -258,6 +264,7 @@ def microcanonical_storage(alpha: float, train_error: float, *, kappa: float = 0
     return Microcanonical(alpha, r.train_error, beta, r.free_entropy + beta * r.energy)
 
 
+@checked_arguments
 def max_margin(alpha: float) -> float:
     r"""κ_max(α): the largest margin with a positive RS zero-temperature entropy, root in κ of s(α, κ) = 0
     (spec §2.1, the capacity line read the other way; κ_max(0.5) = 0.418062)."""
@@ -290,6 +297,7 @@ def _panel_average(fun: Callable[[NDArray], NDArray], *, std: float, edge: float
     return total
 
 
+@checked_arguments
 def freezing_criterion(loss: str, *, beta: float, variance: float, omega_var: float, kappa: float = 0.0) -> float:
     r""":math:`E_\omega[g_\mathrm{out}^2]`, :math:`g_\mathrm{out} = \partial_\omega\ln Z_\mathrm{out}(\omega; V)`, ω ~ N(0, ``omega_var``),
     for the single-pattern Gibbs weight at 1RSB overlap q₁ = 1 − V (spec §2.2): q̂₁ = α·E[g²].
@@ -373,6 +381,7 @@ class TeacherStudentFinite:
     perfect: bool
 
 
+@checked_arguments
 def teacher_student_finite(alpha: float, beta: float, *, start: tuple[float, float] = (0.05, 0.04),
                            damping: float = 0.5, tol: float = 1e-10, max_iter: int = 20000) -> TeacherStudentFinite:
     r"""Damped iteration of the finite-β teacher–student RS equations (spec §2.3) from ``start`` = (q, R).
@@ -481,6 +490,7 @@ def _ts_update(alpha: float):
     return update, qhat_of
 
 
+@checked_arguments
 def teacher_student_rs(alpha: float, *, q0: float = 1e-3) -> TeacherStudent:
     r"""The β = ∞ teacher–student RS fixed point reached from ``q0`` (small: the uninformative branch).
 
@@ -515,6 +525,7 @@ class Transitions:
     spinodal: float
 
 
+@checked_arguments
 def teacher_student_transitions(*, beta: float = math.inf) -> Transitions:
     """First-order transition and spinodal of the teacher–student perceptron (spec §2.3).
 
@@ -649,6 +660,7 @@ class _FPModel:
         return a * self.z[:, None] + b * self.y[None, :] + phat - p0hat
 
 
+@checked_arguments
 def franz_parisi(alpha: float, distance: float, *, kappa_ref: float, beta: float = math.inf, kappa: float = 0.0,
                  start: tuple[float, float] | None = None, damping: float = 0.6, tol: float = 5e-8,
                  max_iter: int = 2000, fd_step: float = 1e-6) -> FranzParisi:
@@ -728,6 +740,7 @@ def franz_parisi(alpha: float, distance: float, *, kappa_ref: float, beta: float
 FP_DISTANCES = (0.004, 0.006, 0.008, 0.01, 0.0125, 0.015, 0.02, 0.03)
 
 
+@checked_arguments
 def local_entropy_curve(alpha: float, *, beta: float = math.inf, kappa_ref: float | None = None,
                         distances=FP_DISTANCES) -> list[FranzParisi]:
     """s(d) around a margin-κ̃ reference (default κ̃ = κ_max(α), the flattest-reference proxy), by continuation
@@ -748,6 +761,7 @@ def _local_entropy_curve(alpha: float, beta: float, kappa_ref: float,
     return tuple(out)
 
 
+@checked_arguments
 def ogp_gap(alpha: float, *, beta: float = math.inf, distances=FP_DISTANCES) -> tuple[float, float]:
     """(min over the scanned d of s(d), training error e/α at that d): a negative minimum with s > 0 on both
     sides is the distance gap (the OGP proxy of spec §2.5), from the cached :func:`local_entropy_curve`."""
@@ -756,6 +770,7 @@ def ogp_gap(alpha: float, *, beta: float = math.inf, distances=FP_DISTANCES) -> 
     return curve[k].entropy, curve[k].energy / alpha
 
 
+@checked_arguments
 def ogp_threshold(*, beta: float = math.inf, low: float = 0.70, high: float = 0.80, xtol: float = 2.5e-3) -> float:
     r"""α_OGP proxy (spec §2.5): the first α at which the local entropy s(d) around the κ_max reference dips below
     zero at some distance, by bisection on the sign of :func:`ogp_gap` to ``xtol``. Finite β gives α_OGP(ε)
@@ -774,6 +789,7 @@ def ogp_threshold(*, beta: float = math.inf, low: float = 0.70, high: float = 0.
     return 0.5 * (low + high)
 
 
+@checked_arguments
 def annealed_storage(alpha: float, beta: float) -> tuple[float, float]:
     r"""First moment at inverse temperature β, κ = 0: each pattern is an error with probability ½ for every W, so
     :math:`\phi_{ann} = \ln2 + \alpha\ln\frac{1+e^{-\beta}}2` and :math:`\epsilon_t = e^{-\beta}/(1+e^{-\beta})`."""
@@ -781,6 +797,7 @@ def annealed_storage(alpha: float, beta: float) -> tuple[float, float]:
     return math.log(2) + alpha * math.log((1 + eps) / 2), eps / (1 + eps)
 
 
+@checked_arguments
 def annealed_teacher_student(alpha: float) -> tuple[float, float]:
     r"""(entropy, ε_g) of the annealed version space at load α: the maximum over R of
     :math:`H_2(\frac{1+R}2) + \alpha\ln(1-\arccos(R)/\pi)` (:mod:`theory.perceptron`) and arccos(R*)/π at its argmax."""

@@ -29,7 +29,7 @@ from scipy import optimize
 
 from solvers._errors import SolverConvergenceError
 from theory import strata as ts
-from theory._validation import ParameterError, check_int, check_range
+from theory._validation import ParameterError, check_int, check_range, checked_arguments
 
 __all__ = [
     "GluingResult",
@@ -94,6 +94,7 @@ class GluingResult:
     matching: NDArray
 
 
+@checked_arguments
 def optimal_gluing(X: ArrayLike, Y: ArrayLike, *, normality_tol: float = 1e-8) -> GluingResult:
     r"""Hoffman–Wielandt optimal gluing of two normal matrices.
 
@@ -118,6 +119,7 @@ def optimal_gluing(X: ArrayLike, Y: ArrayLike, *, normality_tol: float = 1e-8) -
     return GluingResult(float(value), U, cols)
 
 
+@checked_arguments
 def unitary_from_hermitian(h: NDArray, d: int) -> NDArray:
     r""":math:`\exp(iH)` for the Hermitian H with real coordinates ``h`` (..., d²) in the orthonormal basis
     :math:`E_{jj}`, :math:`(E_{jk}+E_{kj})/\sqrt2`, :math:`i(E_{jk}-E_{kj})/\sqrt2` (j < k)."""
@@ -126,6 +128,7 @@ def unitary_from_hermitian(h: NDArray, d: int) -> NDArray:
     return (V * np.exp(1j * w)[..., None, :]) @ np.swapaxes(V.conj(), -1, -2)
 
 
+@checked_arguments
 def hermitian_from_coordinates(h: NDArray, d: int) -> NDArray:
     """The Hermitian matrix with orthonormal-basis coordinates ``h`` (see :func:`unitary_from_hermitian`)."""
     h = np.asarray(h, float)
@@ -145,6 +148,7 @@ def hermitian_from_coordinates(h: NDArray, d: int) -> NDArray:
     return H
 
 
+@checked_arguments
 def minimise_over_unitary(fun: Callable[[NDArray], float], d: int, *, rng: np.random.Generator, restarts: int = 8,
                           gtol: float = 1e-6) -> tuple[float, NDArray]:
     r"""Direct minimisation of ``fun(U)`` over U(d): BFGS on :math:`U = U_0\exp(iH)` from Haar-random :math:`U_0`.
@@ -177,6 +181,7 @@ def minimise_over_unitary(fun: Callable[[NDArray], float], d: int, *, rng: np.ra
     return best
 
 
+@checked_arguments
 def classify_stratum(X: ArrayLike, m: int, *, tol: float = 1e-6) -> tuple[int, ...]:
     r"""Stratum of :math:`X \in \mathrm{Hom}(\mathbb Z_m, U(d))`: multiplicities of :math:`\omega^k` among X's eigenvalues.
 
@@ -359,6 +364,7 @@ def _unpack(x: NDArray, shape_a: tuple, shape_b: tuple) -> tuple[NDArray, NDArra
     return z[..., :na].reshape(x.shape[:-1] + shape_a), z[..., na:].reshape(x.shape[:-1] + shape_b)
 
 
+@checked_arguments
 def hessian(model: ModelT, WA: NDArray, WB: NDArray, w_cross: float, *, parametrisation: str = "free",
             step: float = 1e-2) -> tuple[NDArray, float]:
     r"""Hessian of :math:`L_\mathrm{loc} + w_\times L_\times` at (WA, WB) and an estimate of its error.
@@ -420,6 +426,7 @@ def hessian(model: ModelT, WA: NDArray, WB: NDArray, w_cross: float, *, parametr
 ALPHA_0 = 0.1
 
 
+@checked_arguments
 def zero_set_certificate(model: ModelT, WA: NDArray, WB: NDArray) -> tuple[NDArray, NDArray]:
     r"""A-posteriori distance from trained runs to the exact zero set of :math:`L_\mathrm{loc}`.
 
@@ -484,6 +491,7 @@ def zero_set_certificate(model: ModelT, WA: NDArray, WB: NDArray) -> tuple[NDArr
 
 # =========================================================================== Q8 instances (Model T, Model L)
 
+@checked_arguments
 @lru_cache(maxsize=None)
 def q8_model_t(d: int) -> tuple[ModelT, int, dict[str, NDArray]]:
     """Model T for Q8 with regions ⟨i⟩, ⟨j⟩ at width d ∈ {2, 3}; returns (model, index of c = −1, twists).
@@ -498,6 +506,7 @@ def q8_model_t(d: int) -> tuple[ModelT, int, dict[str, NDArray]]:
     return model, G.index("-1"), tw
 
 
+@checked_arguments
 @lru_cache(maxsize=None)
 def model_t_exact_table(d: int) -> dict[str, NDArray]:
     rows = ts.model_t_cross_loss_table(d)
@@ -507,6 +516,7 @@ def model_t_exact_table(d: int) -> dict[str, NDArray]:
         "aligned": np.array([bool(r["aligned"]) for r in rows]).reshape(n, n)}
 
 
+@checked_arguments
 def polar(X: NDArray, *, tol: float = 4 * float(_EPS), max_iter: int = 30) -> NDArray:
     r"""Unitary polar factor by the Newton–Schulz iteration :math:`X \leftarrow X(3I - X^*X)/2`.
 
@@ -528,6 +538,7 @@ def polar(X: NDArray, *, tol: float = 4 * float(_EPS), max_iter: int = 30) -> ND
     raise ParameterError(f"polar: no convergence in {max_iter} Newton–Schulz iterations (error {err:.3g})")
 
 
+@checked_arguments
 def sign_flip_min_eigenvalue(w_cross: float) -> tuple[float, float]:
     """Smallest Riemannian-Hessian eigenvalue of L_loc + w_× L_× at the exact sign-flip twist (d = 2) and its error."""
     model, _, _ = q8_model_t(2)
@@ -536,6 +547,7 @@ def sign_flip_min_eigenvalue(w_cross: float) -> tuple[float, float]:
     return float(np.linalg.eigvalsh(H)[0]), err
 
 
+@checked_arguments
 def nearest_homomorphism(rho: NDArray, generator: int, power_index: NDArray, order: int) -> tuple[NDArray, float]:
     r"""Exact homomorphism of a cyclic region nearest to a trained module, and the distance δ (max Frobenius).
 
@@ -552,6 +564,7 @@ def nearest_homomorphism(rho: NDArray, generator: int, power_index: NDArray, ord
     return exact, float(np.max(np.linalg.norm(rho - exact, axis=(-2, -1))))
 
 
+@checked_arguments
 @lru_cache(maxsize=None)
 def q8_gluing_setup():
     G = ts.quaternion_group()
@@ -562,6 +575,7 @@ def q8_gluing_setup():
     return G, A, B, powers_a, powers_b
 
 
+@checked_arguments
 def gluing_objective(rho_a: NDArray, rho_b: NDArray, U: NDArray) -> tuple[float, float, float]:
     r"""Model L's gluing objective for Q8, :math:`J(U) = \tfrac12\|\rho_A(c) - U\rho_B(c)U^*\|^2 + L_\times(\rho_U)`.
 
@@ -593,6 +607,7 @@ def gluing_objective(rho_a: NDArray, rho_b: NDArray, U: NDArray) -> tuple[float,
     return overlap + cross / n, overlap, right / n
 
 
+@checked_arguments
 def module_type(rho: NDArray) -> str:
     """'m1', 'traceless' or 'scalar' for a faithful Z4 module in U(2) (spec §2.5), from ρ(generator)'s eigenvalues."""
     n = classify_stratum(rho, 4, tol=1e-4)
@@ -601,12 +616,14 @@ def module_type(rho: NDArray) -> str:
     return "traceless" if n[1] == n[3] == 1 else "scalar"
 
 
+@checked_arguments
 def min_gluing(rho_a: NDArray, rho_b: NDArray, restarts: int, rng: np.random.Generator) -> tuple[float, float, float]:
     best, U = minimise_over_unitary(lambda U: gluing_objective(rho_a, rho_b, U)[0], 2, rng=rng, restarts=restarts)
     _, ov, acc = gluing_objective(rho_a, rho_b, U)
     return best, ov, acc
 
 
+@checked_arguments
 @lru_cache(maxsize=None)
 def canonical_min_gluing(class_a: tuple[int, ...], class_b: tuple[int, ...], restarts: int = 24) -> tuple[float, float, float]:
     """min_U J for diagonal exact modules with Z4 multiplicity vectors ``class_a``, ``class_b`` (a class function)."""

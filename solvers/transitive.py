@@ -24,7 +24,7 @@ from scipy import optimize
 
 from solvers._errors import SolverConvergenceError
 from theory import transitive as tt
-from theory._validation import ParameterError, check_choice, check_range
+from theory._validation import ParameterError, check_choice, check_range, checked_arguments
 
 __all__ = [
     "leaky_relu_kernel",
@@ -40,6 +40,7 @@ __all__ = [
 ]
 
 
+@checked_arguments
 def leaky_relu_kernel(rho: ArrayLike, slope: float = 0.0, kind: str = "ntk") -> NDArray:
     r"""NNGP (``kind="nngp"``) or NTK (``kind="ntk"``) of a two-layer leaky-ReLU network at input
     correlation ``rho`` (unit-norm inputs).
@@ -61,12 +62,14 @@ def leaky_relu_kernel(rho: ArrayLike, slope: float = 0.0, kind: str = "ntk") -> 
     return e_ff + rho * e_dd
 
 
+@checked_arguments
 def network_family(slope: float = 0.0, kind: str = "ntk") -> tuple[float, float, float]:
     r"""(:math:`\kappa_s, \kappa_o, \kappa_d`) of the network kernel: its values at
     :math:`\rho = 1, \tfrac12, 0` (one-hot pair inputs have inner products 1, ½, 0)."""
     return tuple(float(v) for v in leaky_relu_kernel([1.0, 0.5, 0.0], slope, kind))
 
 
+@checked_arguments
 def family_coefficients(kappa: tuple[float, float, float]) -> tuple[float, float, float]:
     r"""(:math:`c_0, c_1, c_2`) from (:math:`\kappa_s, \kappa_o, \kappa_d`)."""
     ks, ko, kd = kappa
@@ -101,6 +104,7 @@ def _source(n: int, exception: tuple[int, int] | None) -> NDArray:
     return v
 
 
+@checked_arguments
 def rank_solution(n: int, exception: tuple[int, int] | None, mu: ArrayLike) -> NDArray:
     r"""Ranks :math:`r = (L_G + \mu I)^{-1}\beta`; for an array of ``mu``, shape ``(len(mu), n)``.
     :math:`\mu = 0` gives the pseudo-inverse (:math:`\mu\to0^+`) solution."""
@@ -120,6 +124,7 @@ def rank_solution(n: int, exception: tuple[int, int] | None, mu: ArrayLike) -> N
     return out if np.ndim(mu) else out[0]
 
 
+@checked_arguments
 def margins(n: int, exception: tuple[int, int] | None, *, kappa, lam: float = 0.0) -> NDArray:
     r"""Predictions :math:`f(I_i, I_j)` of KRR with a three-number kernel, as an n×n array
     (entry ``[i-1, j-1]``; antisymmetric, zero diagonal), through the exact rank reduction.
@@ -150,6 +155,7 @@ def margins(n: int, exception: tuple[int, int] | None, *, kappa, lam: float = 0.
     return f
 
 
+@checked_arguments
 def pair_inputs(n: int, pairs, item_gram: NDArray | None = None) -> NDArray:
     r"""Correlations :math:`u_{pq} = (S_{ik} + S_{jl})/2` between pair inputs
     :math:`x_{(i,j)} = (s_i \oplus s_j)/\sqrt2`, items with Gram :math:`S` (identity: one-hot)."""
@@ -161,6 +167,7 @@ def pair_inputs(n: int, pairs, item_gram: NDArray | None = None) -> NDArray:
                           + s[idx[:, 1][:, None], np.array(other)[:, 1][None, :] - 1]) / 2
 
 
+@checked_arguments
 def krr_general(
     n: int, exception: tuple[int, int] | None, *, kernel: Callable[[NDArray], NDArray],
     item_gram: NDArray | None = None, lam: float = 0.0,
@@ -183,6 +190,7 @@ def krr_general(
     return f
 
 
+@checked_arguments
 def margins_general(n: int, exception, *, slope: float = 0.0, kind: str = "ntk", rho: float | None = None,
                     item_gram: NDArray | None = None, lam: float = 0.0) -> NDArray:
     r"""Network-kernel KRR with ordinal item similarity :math:`S_{ik} = \rho^{|i-k|}` (or ``item_gram``)."""
@@ -196,6 +204,7 @@ def margins_general(n: int, exception, *, slope: float = 0.0, kind: str = "ntk",
 _THRESHOLD_RANGE, _THRESHOLD_GRID = (1e-12, 1e8), 400
 
 
+@checked_arguments
 def margin_threshold(n: int, exception, pair: tuple[int, int], *, mu_range=_THRESHOLD_RANGE,
                      grid: int = _THRESHOLD_GRID, xtol: float = 1e-14) -> list[float]:
     r"""Every :math:`\mu` in ``mu_range`` where the margin :math:`r_i - r_j` changes sign: a log-spaced
@@ -218,6 +227,7 @@ def _refine_root(n: int, exception, pair: tuple[int, int], low: float, high: flo
     return root
 
 
+@checked_arguments
 def cross_section_threshold(n: int, exception: tuple[int, int]) -> float:
     r"""The :math:`\mu` at which the first cross-section pair flips; ``inf`` if none does.
 

@@ -7,13 +7,16 @@ between a string and a SymPy object): no function may create it, whatever else i
 """
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import inspect
 import math
 import signal
 from collections.abc import Callable, Iterator
+from numbers import Number
 from pathlib import Path
 
+import mpmath as mp
 import numpy as np
 import pytest
 import sympy as sp
@@ -23,6 +26,8 @@ import solvers.grokking as gs
 import solvers.strata as ss
 import theory.strata as ts
 import theory.transitive as tt
+from solvers import SolverConvergenceError
+from theory._validation import ParameterError
 
 STUDIES = ("augmentation", "double_descent", "grokking", "perceptron", "strata", "transitive")
 MODULES = [f"{layer}.{study}" for layer in ("theory", "solvers") for study in STUDIES]
@@ -250,6 +255,9 @@ VALID: dict[str, Callable[[], dict]] = {
     'solvers.strata.module_type': lambda: {'rho': np.diag([1j, -1j])},
     'solvers.strata.min_gluing': lambda: {'rho_a': _q8_rho()[:4], 'rho_b': _q8_rho()[:4], 'restarts': 2,
                                           'rng': np.random.default_rng(5)},
+    'solvers.strata.q8_model_t': lambda: {'d': 2},
+    'solvers.strata.model_t_exact_table': lambda: {'d': 2},
+    'solvers.strata.canonical_min_gluing': lambda: {'class_a': (0, 1, 0, 1), 'class_b': (1, 1, 0, 0), 'restarts': 2},
     'solvers.transitive.krr_general': lambda: {'n': 5, 'exception': (2, 4), 'kernel': lambda u: u},
     'solvers.transitive.margin_threshold': lambda: {'n': 9, 'exception': (4, 6), 'pair': (1, 7), 'grid': 50},
 }
@@ -279,6 +287,72 @@ def _with_string(value: object) -> Iterator[object]:
     yield EVIL
     if isinstance(value, (tuple, list)) and value:
         yield (EVIL, *value[1:])
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, (Number, sp.Number)) and not isinstance(value, (bool, complex))
+
+
+def _hostile(value: object) -> Iterator[tuple[str, object]]:
+    """(label, replacement) pairs for one argument of a valid call: non-numbers, NaN, ±inf, sizes out of reach."""
+    if isinstance(value, np.ndarray) and value.dtype.kind in "iufc" and value.size:
+        with_nan = value.astype(complex if value.dtype.kind == "c" else float)
+        with_nan.flat[0] = np.nan
+        with_inf = with_nan.copy()
+        with_inf.flat[0] = np.inf
+        yield from [("array with nan", with_nan), ("array with inf", with_inf), ("extra axis", value[None, None]),
+                    ("string", EVIL), ("None", None)]
+        return
+    if isinstance(value, tuple) and value and all(_is_number(v) for v in value):
+        yield from [("element nan", (math.nan, *value[1:])), ("element string", (EVIL, *value[1:])),
+                    ("element huge", (10**12, *value[1:])), ("string", EVIL), ("None", None), ("scalar", 3)]
+        return
+    if not _is_number(value):
+        return
+    yield from [("nan", math.nan), ("inf", math.inf), ("-inf", -math.inf), ("string", EVIL), ("numeric string", "1"),
+                ("list", [value]), ("shaped array", np.array([float(value)] * 2)), ("None", None),
+                ("complex", complex(1, 1)), ("-1", -1), ("0", 0), ("huge size", 10**12), ("-huge", -(10**12)),
+                ("1e300", 1e300), ("0-d array", np.array(float(value))), ("sympy nan", sp.nan), ("sympy oo", sp.oo)]
+
+
+def _nan_in(result: object, depth: int = 0) -> bool:
+    """True if a NaN is anywhere in ``result`` (numbers, arrays, SymPy expressions, mpmath, containers, dataclasses)."""
+    if depth > 6 or result is None or isinstance(result, (str, bytes, bool)):
+        return False
+    if isinstance(result, np.ndarray):
+        return result.dtype.kind in "fc" and bool(np.isnan(result).any())
+    if isinstance(result, (float, complex, np.floating, np.complexfloating)):
+        return bool(np.isnan(result))
+    if isinstance(result, (mp.mpf, mp.mpc)):
+        return bool(mp.isnan(result))
+    if isinstance(result, sp.Basic):
+        return bool(result.has(sp.nan))
+    if dataclasses.is_dataclass(result) and not isinstance(result, type):
+        return any(_nan_in(getattr(result, f.name), depth + 1) for f in dataclasses.fields(result))
+    if isinstance(result, dict):
+        return any(_nan_in(v, depth + 1) for v in result.values())
+    if isinstance(result, (list, tuple, set, frozenset)):
+        return any(_nan_in(v, depth + 1) for v in result)
+    return False
+
+
+def _attempt(func: Callable, kwargs: dict) -> str | None:
+    """None if ``func(**kwargs)`` raises ParameterError/SolverConvergenceError or returns no NaN within the limit,
+    else what went wrong."""
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    signal.setitimer(signal.ITIMER_REAL, SECONDS)
+    try:
+        result = func(**kwargs)
+    except (ParameterError, SolverConvergenceError):
+        return None
+    except _Hang:
+        return f"still running after {SECONDS} s"
+    except Exception as exc:  # noqa: BLE001  (what the test looks for)
+        return f"{type(exc).__name__}: {str(exc)[:120]}"
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    return "NaN in the result" if _nan_in(result) else None
 
 
 def _public_functions() -> list[str]:

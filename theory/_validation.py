@@ -5,13 +5,17 @@ received and the allowed range, e.g. ``"beta = 1.2 is outside [0, 1)"``.
 """
 from __future__ import annotations
 
+import functools
+import inspect
 import math
+import operator
+from collections.abc import Callable
 from numbers import Real
 from typing import Any
 
 import sympy as sp
 
-__all__ = ["ParameterError", "check_range", "check_choice", "check_int", "exact"]
+__all__ = ["ParameterError", "check_range", "check_choice", "check_int", "exact", "checked_arguments"]
 
 
 class ParameterError(ValueError):
@@ -171,3 +175,162 @@ def exact(name: str, value: Any, *, rational: bool = False) -> sp.Expr:
             raise ParameterError(f"{name} = nan is not a number")
         expr = sp.sympify(value.item() if hasattr(value, "item") else value)
     return sp.nsimplify(expr) if rational else expr
+
+
+def _is_real(value: Any) -> bool:
+    """A real number: a Python/NumPy scalar or a 0-d real array, not a bool (theory/ imports no numpy)."""
+    if isinstance(value, bool) or type(value).__name__ == "bool_":
+        return False
+    return isinstance(value, Real) or (getattr(value, "shape", None) == ()
+                                       and getattr(getattr(value, "dtype", None), "kind", "?") in "iuf")
+
+
+def _refuse_text(name: str, value: Any) -> None:
+    if isinstance(value, (str, bytes)):
+        raise ParameterError(f"{name} = {value!r} is a string, not a number (strings are never evaluated)")
+
+
+def _check_float(name: str, value: Any) -> None:
+    _refuse_text(name, value)
+    if not _is_real(value):
+        raise ParameterError(f"{name} = {value!r} is not a real number (a {type(value).__name__})")
+    if math.isnan(float(value)):
+        raise ParameterError(f"{name} = nan is not a number")
+
+
+def _check_integer(name: str, value: Any) -> None:
+    _refuse_text(name, value)
+    try:
+        operator.index(value)  # ints, NumPy integers and 0-d integer arrays
+    except TypeError:
+        raise ParameterError(f"{name} = {value!r} is not an integer (a {type(value).__name__})") from None
+    if not _is_real(value):
+        raise ParameterError(f"{name} = {value!r} is not an integer (a {type(value).__name__})")
+
+
+def _check_text(name: str, value: Any) -> None:
+    if not isinstance(value, str):
+        raise ParameterError(f"{name} = {value!r} is not a string (a {type(value).__name__})")
+
+
+def _check_flag(name: str, value: Any) -> None:
+    if not (isinstance(value, bool) or type(value).__name__ == "bool_"):
+        raise ParameterError(f"{name} = {value!r} is not True or False (a {type(value).__name__})")
+
+
+def _check_expression(name: str, value: Any) -> None:
+    exact(name, value)
+
+
+def _check_symbol(name: str, value: Any) -> None:
+    if not isinstance(value, sp.Symbol):
+        raise ParameterError(f"{name} = {value!r} is not a SymPy symbol (a {type(value).__name__})")
+
+
+def _check_array(name: str, value: Any) -> None:
+    """Numbers with or without a shape (arrays, nested lists and tuples), all finite; not strings, None or objects."""
+    _refuse_text(name, value)
+    kind = getattr(getattr(value, "dtype", None), "kind", None)
+    if kind is not None:
+        if kind not in "biufc":
+            raise ParameterError(f"{name} has dtype {value.dtype}; expected numbers")
+        if kind in "fc" and not bool((abs(value) < math.inf).all()):  # False at NaN and ±inf
+            raise ParameterError(f"{name} has non-finite entries (nan or inf); expected finite numbers")
+        return
+    if isinstance(value, (list, tuple)):
+        for item in value:
+            _check_array(name, item)
+        return
+    if not _is_real(value):
+        raise ParameterError(f"{name} = {value!r} is not an array of real numbers (a {type(value).__name__})")
+    if not abs(value) < math.inf:
+        raise ParameterError(f"{name} has a non-finite entry ({value}); expected finite numbers")
+
+
+#: what an annotation promises -> the check of that promise
+_CHECKS = {"float": _check_float, "int": _check_integer, "str": _check_text, "bool": _check_flag,
+           "sp.Expr": _check_expression, "sp.Symbol": _check_symbol, "NDArray": _check_array,
+           "ArrayLike": _check_array}
+
+
+def _sequence_check(inner: str) -> Callable[[str, Any], None] | None:
+    """The check of ``tuple[int, int]``, ``tuple[int, ...]``, ``Sequence[int]`` (elements int or float)."""
+    kinds = [part.strip() for part in inner.split(",")]
+    homogeneous = len(kinds) == 1 or (len(kinds) == 2 and kinds[1] == "...")
+    if not set(kinds) - {"..."} <= {"int", "float"}:
+        return None
+
+    def check(name: str, value: Any) -> None:
+        if not isinstance(value, (tuple, list)):
+            raise ParameterError(f"{name} = {value!r} is not a tuple (a {type(value).__name__}); expected {inner}")
+        if not homogeneous and len(value) != len(kinds):
+            raise ParameterError(f"{name} = {value!r} has {len(value)} entries; expected {len(kinds)} ({inner})")
+        for position, item in enumerate(value):
+            _CHECKS[kinds[0] if homogeneous else kinds[position]](f"{name}[{position}]", item)
+
+    return check
+
+
+def _annotation_check(annotation: Any) -> tuple[Callable[[str, Any], None] | None, bool]:
+    """The check for an annotation written as a string (``from __future__ import annotations``) and whether None is
+    allowed; (None, True) for annotations this gate does not judge (arrays, callables, containers, objects)."""
+    if not isinstance(annotation, str):
+        return None, True
+    parts = {part.strip() for part in annotation.split("|")}
+    optional = "None" in parts
+    parts.discard("None")
+    if parts == {"float", "int"} or parts == {"float"}:
+        return _check_float, optional
+    if len(parts) != 1:
+        return None, True
+    kind = parts.pop()
+    if kind in _CHECKS:
+        return _CHECKS[kind], optional
+    for prefix in ("tuple[", "Sequence["):
+        if kind.startswith(prefix) and kind.endswith("]"):
+            check = _sequence_check(kind[len(prefix):-1])
+            return (check, optional) if check is not None else (None, True)
+    return None, True
+
+
+def checked_arguments(func: Callable) -> Callable:
+    """Check each argument against its annotation before ``func`` runs, raising :class:`ParameterError`.
+
+    The gate of every public function of ``theory/`` and ``solvers/``: a ``float`` parameter takes a real number
+    (Python, NumPy scalar or 0-d array; not NaN, a bool, a string, a list, an array with a shape, a complex or a
+    SymPy object), an ``int`` one an integer, ``str`` a string, ``bool`` a bool, ``sp.Expr`` a number or SymPy
+    expression (:func:`exact`), ``sp.Symbol`` a symbol, ``NDArray``/``ArrayLike`` finite numbers of any shape;
+    ``tuple[int, int]``, ``tuple[int, ...]``, ``Sequence[int]`` tuples or lists of such entries; ``| None`` also
+    admits None. Ranges (and ±inf of scalars) remain each function's :func:`check_range`, shapes and
+    objects the function's own checks.
+
+    >>> @checked_arguments
+    ... def rate(eta: float, steps: int = 1) -> float:
+    ...     return eta * steps
+    >>> rate(0.5, steps=2)
+    1.0
+    >>> rate([0.5])
+    Traceback (most recent call last):
+    ...
+    theory._validation.ParameterError: eta = [0.5] is not a real number (a list)
+    """
+    signature = inspect.signature(func)
+    checks: dict[str, tuple[Callable[[str, Any], None], bool]] = {}
+    for name, parameter in signature.parameters.items():
+        check, optional = _annotation_check(parameter.annotation)
+        if check is not None:
+            checks[name] = (check, optional)
+    positional = [name for name, parameter in signature.parameters.items()
+                  if parameter.kind in (parameter.POSITIONAL_ONLY, parameter.POSITIONAL_OR_KEYWORD)]
+    if not checks:
+        return func
+
+    @functools.wraps(func)
+    def gate(*args: Any, **kwargs: Any) -> Any:
+        for name, value in (*zip(positional, args), *kwargs.items()):
+            entry = checks.get(name)
+            if entry is not None and not (value is None and entry[1]):
+                entry[0](name, value)
+        return func(*args, **kwargs)
+
+    return gate

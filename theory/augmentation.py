@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from theory._validation import ParameterError, check_range, exact
+from theory._validation import ParameterError, check_range, checked_arguments, exact
 
 __all__ = [
     "ACTIVATIONS",
@@ -49,6 +49,7 @@ def _check_activation(activation: str) -> None:
         raise ParameterError(f"activation = {activation!r} is not one of {ACTIVATIONS}")
 
 
+@checked_arguments
 def helmert(k: int) -> sp.Matrix:
     r"""The full k×k Helmert matrix: row 0 is :math:`\mathbf 1^\top/\sqrt k`, row r ≥ 1 is
     :math:`(1,\dots,1,-r,0,\dots,0)/\sqrt{r(r+1)}` (r ones). Orthogonal exactly.
@@ -65,7 +66,8 @@ def helmert(k: int) -> sp.Matrix:
     return sp.Matrix(rows)
 
 
-def gaussian_kernel(activation: str, va, vb, c) -> sp.Expr:
+@checked_arguments
+def gaussian_kernel(activation: str, va: sp.Expr, vb: sp.Expr, c: sp.Expr) -> sp.Expr:
     r""":math:`K(v_a, v_b, c) = E[\sigma(u_a)\sigma(u_b)]` for centred Gaussians with variances
     :math:`v_a, v_b` and covariance c.
 
@@ -87,7 +89,8 @@ def gaussian_kernel(activation: str, va, vb, c) -> sp.Expr:
     return 2 / sp.pi * sp.asin(2 * c / sp.sqrt((1 + 2 * va) * (1 + 2 * vb)))
 
 
-def mean_slope(activation: str, v) -> sp.Expr:
+@checked_arguments
+def mean_slope(activation: str, v: sp.Expr) -> sp.Expr:
     r""":math:`e(v) = E\,\sigma'(u)`, u ~ N(0, v): 1, 1/2, :math:`2/\sqrt{\pi(1+2v)}`.
 
     By Stein's lemma :math:`E[u\sigma(u)] = v\,e(v)`.
@@ -97,14 +100,16 @@ def mean_slope(activation: str, v) -> sp.Expr:
     return {"linear": sp.Integer(1), "relu": sp.Rational(1, 2), "erf": 2 / sp.sqrt(sp.pi * (1 + 2 * v))}[activation]
 
 
-def mean_value(activation: str, v) -> sp.Expr:
+@checked_arguments
+def mean_value(activation: str, v: sp.Expr) -> sp.Expr:
     r""":math:`E\,\sigma(u)`, u ~ N(0, v): 0 (linear, erf are odd), :math:`\sqrt{v/(2\pi)}` (ReLU)."""
     _check_activation(activation)
     v = exact("v", v)
     return sp.sqrt(v / (2 * sp.pi)) if activation == "relu" else sp.Integer(0)
 
 
-def hermite_coefficients(activation: str, noise_var, shift=1) -> dict[str, sp.Expr]:
+@checked_arguments
+def hermite_coefficients(activation: str, noise_var: sp.Expr, shift: sp.Expr = 1) -> dict[str, sp.Expr]:
     r"""Linear and nonlinear coefficients of clean, augmented and noise-averaged features (spec §2.5).
 
     With :math:`\tau^2 = c^2 + s^2` (c = ``shift``, s² = ``noise_var``), u ~ N(0, 1):
@@ -167,7 +172,8 @@ def _check_isotropic(gamma, lam, s2, k):
         raise ParameterError(f"k = {k!r} is outside [1, inf) (integers, or sympy.oo)")
 
 
-def isotropic_cubic(gamma, lam, s2, k) -> sp.Poly:
+@checked_arguments
+def isotropic_cubic(gamma: sp.Expr, lam: sp.Expr, s2: sp.Expr, k: sp.Expr) -> sp.Poly:
     r"""The polynomial in q whose unique positive root is :math:`\bar Q = qI` (linear features, Σ = I,
     S = s²I, γ = d/n; spec §2.4):
 
@@ -188,14 +194,16 @@ def isotropic_cubic(gamma, lam, s2, k) -> sp.Poly:
     return sp.Poly(sp.expand(num), q)
 
 
-def ridge_quadratic(gamma, lam) -> sp.Poly:
+@checked_arguments
+def ridge_quadratic(gamma: sp.Expr, lam: sp.Expr) -> sp.Poly:
     r"""MP quadratic of ridge, :math:`\gamma\lambda q^2 + (1-\gamma+\lambda)q - 1`, for
     :math:`q = \operatorname{tr}(\hat\Sigma+\lambda)^{-1}/d` with γ = d/n."""
     gamma, lam = exact("gamma", gamma), exact("lam", lam)
     return sp.Poly(gamma * lam * q**2 + (1 - gamma + lam) * q - 1, q)
 
 
-def isotropic_q(gamma, lam, s2, k, *, digits: int = 30) -> sp.Float:
+@checked_arguments
+def isotropic_q(gamma: sp.Expr, lam: sp.Expr, s2: sp.Expr, k: sp.Expr, *, digits: int = 30) -> sp.Float:
     """The unique positive root of :func:`isotropic_cubic` (exact algebraic root, evaluated to
     ``digits``); raises if there is not exactly one."""
     poly = isotropic_cubic(gamma, lam, s2, k)
@@ -206,7 +214,8 @@ def isotropic_q(gamma, lam, s2, k, *, digits: int = 30) -> sp.Float:
     return sp.N(roots[0], digits)
 
 
-def isotropic_test_error(gamma, lam, s2, k, *, signal=1, label_noise=0, q_value=None) -> sp.Expr:
+@checked_arguments
+def isotropic_test_error(gamma: sp.Expr, lam: sp.Expr, s2: sp.Expr, k: sp.Expr, *, signal: sp.Expr = 1, label_noise: sp.Expr = 0, q_value: sp.Expr | None = None) -> sp.Expr:
     r"""Two-group deterministic-equivalent test MSE for linear features, Σ = I, S = s²I (spec §2.3–2.4).
 
     With :math:`\bar a = \alpha\beta`, :math:`\alpha = q/(1+\delta_1)`, r² = ``signal``, σ² = ``label_noise``:

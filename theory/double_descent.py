@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from theory._validation import ParameterError, check_range, exact
+from theory._validation import ParameterError, check_range, checked_arguments, exact
 
 __all__ = [
     "alpha",
@@ -53,6 +53,7 @@ z = sp.Symbol("z", positive=True)
 lam_ = sp.Symbol("lambda", positive=True)
 
 
+@checked_arguments
 def mp_edges(a: sp.Expr = alpha) -> tuple[sp.Expr, sp.Expr]:
     r""":math:`s_\pm = (1\pm\sqrt\alpha)^2`.
 
@@ -63,17 +64,20 @@ def mp_edges(a: sp.Expr = alpha) -> tuple[sp.Expr, sp.Expr]:
     return (1 - sp.sqrt(a)) ** 2, (1 + sp.sqrt(a)) ** 2
 
 
+@checked_arguments
 def mp_density(x: sp.Expr = s, a: sp.Expr = alpha) -> sp.Expr:
     r"""Continuous part :math:`\sqrt{(s_+-s)(s-s_-)}/(2\pi s)` on :math:`[s_-, s_+]` (mass :math:`\min(\alpha, 1)`)."""
     lo, hi = mp_edges(a)
     return sp.sqrt((hi - x) * (x - lo)) / (2 * sp.pi * x)
 
 
+@checked_arguments
 def resolvent_quadratic(R: sp.Expr, zz: sp.Expr = z, a: sp.Expr = alpha) -> sp.Expr:
     r""":math:`z\hat R^2 + (z + \alpha - 1)\hat R - 1` (zero at the Stieltjes-type transform)."""
     return zz * R**2 + (zz + a - 1) * R - 1
 
 
+@checked_arguments
 def resolvent(zz: sp.Expr = z, a: sp.Expr = alpha) -> sp.Expr:
     r"""The branch :math:`\hat R = [-(z+\alpha-1) + \sqrt{(z+\alpha-1)^2 + 4z}]/(2z)`, :math:`\sim 1/z` as z → ∞.
 
@@ -85,6 +89,7 @@ def resolvent(zz: sp.Expr = z, a: sp.Expr = alpha) -> sp.Expr:
     return (-(zz + a - 1) + sp.sqrt((zz + a - 1) ** 2 + 4 * zz)) / (2 * zz)
 
 
+@checked_arguments
 def ridge_test_error(a: sp.Expr = alpha, lam: sp.Expr = lam_, signal: sp.Expr = 1, noise: sp.Expr = 0) -> sp.Expr:
     r"""Excess test error of ridge (t → ∞, T = 0, zero init):
     :math:`\varepsilon_g = -r^2\lambda^2\hat R'(\lambda) + \sigma^2[\hat R(\lambda) + \lambda\hat R'(\lambda)]`.
@@ -99,6 +104,7 @@ def ridge_test_error(a: sp.Expr = alpha, lam: sp.Expr = lam_, signal: sp.Expr = 
     return expr.subs(lam_, lam) if lam is not lam_ else expr
 
 
+@checked_arguments
 def ridgeless_test_error(a: sp.Expr = alpha, signal: sp.Expr = 1, noise: sp.Expr = 0) -> sp.Expr:
     r"""λ → 0: :math:`r^2(1-\alpha)_+ + \sigma^2\,\alpha/(1-\alpha)` for α < 1, :math:`\sigma^2/(\alpha-1)` for α > 1.
 
@@ -113,6 +119,7 @@ def ridgeless_test_error(a: sp.Expr = alpha, signal: sp.Expr = 1, noise: sp.Expr
     return sp.Piecewise((signal * (1 - a) + noise * a / (1 - a), a < 1), (noise / (a - 1), True))
 
 
+@checked_arguments
 def finite_n_ridgeless_test_error(n: int, p: int, signal: sp.Expr = 1, noise: sp.Expr = 0) -> sp.Expr:
     r"""Exact mean over Gaussian designs at finite N, P (λ = 0, T = 0, zero init, min-norm limit of GF).
 
@@ -133,18 +140,21 @@ def finite_n_ridgeless_test_error(n: int, p: int, signal: sp.Expr = 1, noise: sp
     return signal * (1 - p / n) + noise * p / (n - p - 1)
 
 
+@checked_arguments
 def ridge_peak(lam: sp.Expr = lam_, noise: sp.Expr = 1) -> tuple[sp.Expr, sp.Expr]:
     r"""Location and height of the ridge variance peak in α: :math:`\alpha^* = 1 + \lambda`,
     :math:`\sigma^2[\sqrt{1+\lambda}/(2\sqrt\lambda) - \tfrac12]` (spec §3, checked exactly in the tests)."""
     return 1 + lam, noise * (sp.sqrt(1 + lam) / (2 * sp.sqrt(lam)) - sp.Rational(1, 2))
 
 
+@checked_arguments
 def ridge_variance_at_threshold(lam: sp.Expr = lam_, noise: sp.Expr = 1) -> sp.Expr:
     r"""Ridge variance at α = 1: :math:`\sigma^2[1/\sqrt{\lambda(\lambda+4)} + \sqrt\lambda/(2\sqrt{\lambda+4}) - \tfrac12]`
     :math:`\to \sigma^2/(2\sqrt\lambda)` (exponent ½)."""
     return noise * (1 / sp.sqrt(lam * (lam + 4)) + sp.sqrt(lam) / (2 * sp.sqrt(lam + 4)) - sp.Rational(1, 2))
 
 
+@checked_arguments
 def variance_exponent_series(side: str, order: int = 2) -> sp.Expr:
     r"""Ridgeless variance (σ² = 1) as a series in ε = α − 1: :math:`1/\varepsilon` (α > 1),
     :math:`(1+\varepsilon)/(-\varepsilon) = -1/\varepsilon - 1` (α < 1): γ = 1 on both sides, amplitude ratio 1."""
@@ -158,16 +168,19 @@ def variance_exponent_series(side: str, order: int = 2) -> sp.Expr:
     return sp.series(expr, eps, 0, order).removeO()
 
 
+@checked_arguments
 def relaxation_time(a: sp.Expr = alpha) -> sp.Expr:
     r"""Slowest relaxation time :math:`1/s_- = (1-\sqrt\alpha)^{-2} = 4/\varepsilon^2 + O(1/\varepsilon)` (zν = 2)."""
     return 1 / mp_edges(a)[0]
 
 
+@checked_arguments
 def order_parameter(a: sp.Expr = alpha) -> sp.Expr:
     r"""London weight / memory overlap :math:`D_s = R(\infty) = q(\infty) = (1-\alpha)_+` (β = 1)."""
     return sp.Max(1 - a, 0)
 
 
+@checked_arguments
 def critical_response_amplitude() -> sp.Expr:
     r"""At α = 1, :math:`\hat R(p) = p^{-1/2} + O(1)` as p → 0, so :math:`R(\tau) \simeq (\pi\tau)^{-1/2}`
     (Tauberian: :math:`p^{-1/2} \leftrightarrow \tau^{-1/2}/\Gamma(1/2)`). Returns the p^(−1/2) coefficient."""
@@ -176,6 +189,7 @@ def critical_response_amplitude() -> sp.Expr:
     return sp.limit(R * sp.sqrt(p), p, 0)
 
 
+@checked_arguments
 def response_scaling_function(x: sp.Expr, branch: str) -> sp.Expr:
     r""":math:`R(\tau) \simeq \tau^{-1/2}\mathcal G_\pm(x)`, :math:`x = \tau(1-\sqrt\alpha)^2`:
     :math:`\mathcal G_+ = F = e^{-x}/\sqrt\pi - \sqrt x\,\mathrm{erfc}\sqrt x` (α > 1),
@@ -188,6 +202,7 @@ def response_scaling_function(x: sp.Expr, branch: str) -> sp.Expr:
     raise ParameterError(f"branch = {branch!r} is not one of ('above', 'below')")
 
 
+@checked_arguments
 def variance_scaling_function(x: sp.Expr) -> sp.Expr:
     r"""GF variance :math:`\varepsilon_\mathrm{var}(t) \simeq \sigma^2\sqrt t\,\Phi(x)`, :math:`x = t(1-\sqrt\alpha)^2`:
 
@@ -201,6 +216,7 @@ def variance_scaling_function(x: sp.Expr) -> sp.Expr:
             + 2 * r * (sp.erfc(sp.sqrt(2) * r) - sp.erfc(r)) + (2 * sp.exp(-x) - sp.sqrt(2) * sp.exp(-2 * x)) / sp.sqrt(sp.pi))
 
 
+@checked_arguments
 def fd_ratio(R_lag: sp.Expr, R_sum: sp.Expr) -> sp.Expr:
     r"""Exact FD ratio for noise-free init: :math:`X(t,t') = R(t-t')/[R(t-t') + R(t+t')]` (spec §2.1).
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from theory._validation import check_choice, check_range, exact
+from theory._validation import check_choice, check_range, checked_arguments, exact
 
 __all__ = [
     "eta", "lam", "beta", "a", "r", "k", "h", "x", "L", "u",
@@ -75,8 +75,9 @@ def _check_beta(value) -> None:
     check_range("beta", value, low=0, high=1, high_open=True)
 
 
+@checked_arguments
 def characteristic_polynomial(
-    *, a=a, beta=beta, coupling: str = "coupled", eta_lam=None
+    *, a: sp.Expr = a, beta: sp.Expr = beta, coupling: str = "coupled", eta_lam: sp.Expr | None = None
 ) -> sp.Expr:
     r"""Characteristic polynomial :math:`\chi(r)` of one heavy-ball mode.
 
@@ -117,7 +118,8 @@ def characteristic_polynomial(
     return sp.expand(r**2 - (1 + beta - a) * r + beta * (1 - eta_lam))
 
 
-def characteristic_roots(*, a=a, beta=beta) -> tuple[sp.Expr, sp.Expr]:
+@checked_arguments
+def characteristic_roots(*, a: sp.Expr = a, beta: sp.Expr = beta) -> tuple[sp.Expr, sp.Expr]:
     r"""Roots :math:`r_\pm` of the coupled polynomial, :math:`r_+ r_- = \beta`,
     :math:`r_+ + r_- = 1+\beta-a`.
 
@@ -134,7 +136,8 @@ def characteristic_roots(*, a=a, beta=beta) -> tuple[sp.Expr, sp.Expr]:
     return ((1 + beta - a) + disc) / 2, ((1 + beta - a) - disc) / 2
 
 
-def regime_boundaries(beta=beta) -> tuple[sp.Expr, sp.Expr, sp.Expr]:
+@checked_arguments
+def regime_boundaries(beta: sp.Expr = beta) -> tuple[sp.Expr, sp.Expr, sp.Expr]:
     r"""Edges in :math:`a` between the regimes of a coupled mode.
 
     Over-damped for :math:`0 < a \le (1-\sqrt\beta)^2`, under-damped
@@ -150,7 +153,8 @@ def regime_boundaries(beta=beta) -> tuple[sp.Expr, sp.Expr, sp.Expr]:
     return (1 - sp.sqrt(beta)) ** 2, (1 + sp.sqrt(beta)) ** 2, 2 * (1 + beta)
 
 
-def regime(a_value, beta_value) -> str:
+@checked_arguments
+def regime(a_value: sp.Expr, beta_value: sp.Expr) -> str:
     """Name of the regime of a coupled mode for exact numeric ``a`` and ``beta``.
 
     Returns one of ``"overdamped"``, ``"critical"``, ``"underdamped"``, ``"negative"``,
@@ -178,7 +182,8 @@ def regime(a_value, beta_value) -> str:
     return "unstable"
 
 
-def mode_multiplier(k_value=k, *, a=a, beta=beta) -> sp.Expr:
+@checked_arguments
+def mode_multiplier(k_value: sp.Expr = k, *, a: sp.Expr = a, beta: sp.Expr = beta) -> sp.Expr:
     r"""Exact multiplier :math:`S_k(a)` of a coupled mode started at rest, :math:`\xi_k = S_k\xi_0`.
 
     .. math:: S_k(a) = \frac{(r_+ - \beta)\,r_+^k + (\beta - r_-)\,r_-^k}{r_+ - r_-}
@@ -196,7 +201,8 @@ def mode_multiplier(k_value=k, *, a=a, beta=beta) -> sp.Expr:
     return ((rp - beta) * rp**k_value + (beta - rm) * rm**k_value) / (rp - rm)
 
 
-def mode_multiplier_underdamped(k_value=k, *, a=a, beta=beta) -> sp.Expr:
+@checked_arguments
+def mode_multiplier_underdamped(k_value: sp.Expr = k, *, a: sp.Expr = a, beta: sp.Expr = beta) -> sp.Expr:
     r"""The under-damped form of :math:`S_k(a)`:
 
     .. math:: S_k = \beta^{k/2}\,\frac{\sin((k+1)\omega) - \sqrt\beta\,\sin(k\omega)}{\sin\omega},
@@ -214,7 +220,8 @@ def mode_multiplier_underdamped(k_value=k, *, a=a, beta=beta) -> sp.Expr:
     ) / sp.sin(omega)
 
 
-def slow_rate(*, eta_lam=x, beta=beta) -> sp.Expr:
+@checked_arguments
+def slow_rate(*, eta_lam: sp.Expr = x, beta: sp.Expr = beta) -> sp.Expr:
     r"""Exact slow null rate :math:`\gamma = -\ln r_+(\eta\lambda)` (over-damped regime).
 
     Examples
@@ -229,6 +236,7 @@ def _series_in_x(expr: sp.Expr, order: int) -> sp.Expr:
     return sp.series(expr, x, 0, order + 1).removeO()
 
 
+@checked_arguments
 def slow_rate_series(order: int = 3) -> sp.Expr:
     r"""Series of :math:`\gamma = -\ln r_+` in :math:`x = \eta\lambda` to the given order.
 
@@ -249,7 +257,8 @@ def slow_rate_series(order: int = 3) -> sp.Expr:
     return sp.expand(sum(sp.factor(sp.simplify(s.coeff(x, j))) * x**j for j in range(1, order + 1))).subs(u, 1 - beta)
 
 
-def slow_root_amplitude(*, eta_lam=x, beta=beta) -> sp.Expr:
+@checked_arguments
+def slow_root_amplitude(*, eta_lam: sp.Expr = x, beta: sp.Expr = beta) -> sp.Expr:
     r"""Amplitude :math:`c_+ = (r_+-\beta)/(r_+-r_-) = 1 + \beta x/(1-\beta)^2 + O(x^2)` of the
     slow root in :math:`S_k`.
 
@@ -262,7 +271,8 @@ def slow_root_amplitude(*, eta_lam=x, beta=beta) -> sp.Expr:
     return sp.simplify((rp - beta) / (rp - rm))
 
 
-def continuous_time_rate(*, eta_lam=x, beta=beta) -> sp.Expr:
+@checked_arguments
+def continuous_time_rate(*, eta_lam: sp.Expr = x, beta: sp.Expr = beta) -> sp.Expr:
     r"""Slow null rate of the continuous-time limit
     :math:`\xi'' + (1-\beta)\xi' + \eta\lambda\,\xi = 0`:
 
@@ -277,7 +287,8 @@ def continuous_time_rate(*, eta_lam=x, beta=beta) -> sp.Expr:
     return ((1 - beta) - sp.sqrt((1 - beta) ** 2 - 4 * eta_lam)) / 2
 
 
-def grokking_time(*, eta_lam=x, beta=beta, log_ratio=L) -> sp.Expr:
+@checked_arguments
+def grokking_time(*, eta_lam: sp.Expr = x, beta: sp.Expr = beta, log_ratio: sp.Expr = L) -> sp.Expr:
     r"""Continuous grokking time from the slow root alone,
     :math:`k = \ln(c_+ A/\epsilon)/\gamma`; :math:`\lceil\cdot\rceil` of it is exact whenever the
     fast root's term :math:`r_-^k` is negligible (:math:`k \gg 1/(1-\beta)`).
@@ -292,6 +303,7 @@ def grokking_time(*, eta_lam=x, beta=beta, log_ratio=L) -> sp.Expr:
     )
 
 
+@checked_arguments
 def grokking_time_expansion(order: int = 0) -> sp.Expr:
     r"""Asymptotic expansion of :math:`k_\mathrm{grok}` in :math:`x = \eta\lambda` at fixed
     :math:`L = \ln(A/\epsilon)`, through :math:`O(x^\mathrm{order})`.
@@ -313,7 +325,8 @@ def grokking_time_expansion(order: int = 0) -> sp.Expr:
     return sp.expand(sp.simplify(s)).subs(u, 1 - beta)
 
 
-def decoupled_null_multiplier(k_value=k, *, eta_lam=x) -> sp.Expr:
+@checked_arguments
+def decoupled_null_multiplier(k_value: sp.Expr = k, *, eta_lam: sp.Expr = x) -> sp.Expr:
     r"""Null-space multiplier with decoupled weight decay, exactly :math:`(1-\eta\lambda)^k`.
 
     The gradient of the data loss has no null component, so the momentum buffer's null part stays
@@ -327,7 +340,8 @@ def decoupled_null_multiplier(k_value=k, *, eta_lam=x) -> sp.Expr:
     return (1 - eta_lam) ** k_value
 
 
-def coupled_decoupled_ratio(*, eta_lam=x, beta=beta) -> sp.Expr:
+@checked_arguments
+def coupled_decoupled_ratio(*, eta_lam: sp.Expr = x, beta: sp.Expr = beta) -> sp.Expr:
     r"""Ratio :math:`k^\mathrm{dec}_\mathrm{grok}/k^\mathrm{coup}_\mathrm{grok} \to
     \ln r_+/\ln(1-\eta\lambda)`, whose limit as :math:`\eta\lambda\to 0` is :math:`1/(1-\beta)`.
 

@@ -26,7 +26,7 @@ from typing import Callable
 import mpmath as mp
 import sympy as sp
 
-from theory._validation import ParameterError, check_range, exact
+from theory._validation import ParameterError, check_range, checked_arguments, exact
 
 __all__ = [
     "annealed_storage_entropy",
@@ -45,12 +45,14 @@ __all__ = [
 ]
 
 
-def gaussian_tail(x) -> sp.Expr:
+@checked_arguments
+def gaussian_tail(x: sp.Expr) -> sp.Expr:
     r""":math:`H(x) = \tfrac12\operatorname{erfc}(x/\sqrt2)` (SymPy)."""
     return sp.erfc(exact("x", x) / sp.sqrt(2)) / 2
 
 
-def annealed_storage_entropy(alpha, kappa=0) -> sp.Expr:
+@checked_arguments
+def annealed_storage_entropy(alpha: sp.Expr, kappa: sp.Expr = 0) -> sp.Expr:
     r""":math:`N^{-1}\ln E\#\{W: \Delta_\mu\ge\kappa\ \forall\mu\} = \ln2 + \alpha\ln H(\kappa)`.
 
     >>> annealed_storage_entropy(sp.Rational(1, 2))
@@ -60,7 +62,8 @@ def annealed_storage_entropy(alpha, kappa=0) -> sp.Expr:
     return sp.simplify(sp.log(2) + exact("alpha", alpha) * sp.log(gaussian_tail(kappa)))
 
 
-def annealed_storage_capacity(kappa=0) -> sp.Expr:
+@checked_arguments
+def annealed_storage_capacity(kappa: sp.Expr = 0) -> sp.Expr:
     r"""Root of :func:`annealed_storage_entropy`: :math:`\alpha = \ln2/(-\ln H(\kappa))`, exactly 1 at κ = 0.
 
     >>> annealed_storage_capacity()
@@ -69,19 +72,22 @@ def annealed_storage_capacity(kappa=0) -> sp.Expr:
     return sp.simplify(sp.log(2) / (-sp.log(gaussian_tail(kappa))))
 
 
-def binary_entropy(p) -> sp.Expr:
+@checked_arguments
+def binary_entropy(p: sp.Expr) -> sp.Expr:
     """H₂(p) = −p ln p − (1 − p) ln(1 − p) in nats."""
     p = exact("p", p)
     return -p * sp.log(p) - (1 - p) * sp.log(1 - p)
 
 
-def annealed_teacher_student_potential(r, alpha) -> sp.Expr:
+@checked_arguments
+def annealed_teacher_student_potential(r: sp.Expr, alpha: sp.Expr) -> sp.Expr:
     r""":math:`H_2(\frac{1+R}2) + \alpha\ln(1 - \arccos(R)/\pi)`: first moment of the number of students at
     overlap R with the teacher that classify all M patterns like it (per weight)."""
     r, alpha = exact("r", r), exact("alpha", alpha)
     return binary_entropy((1 + r) / 2) + alpha * sp.log(1 - sp.acos(r) / sp.pi)
 
 
+@checked_arguments
 def annealed_teacher_student(*, digits: int = 30) -> tuple[mp.mpf, mp.mpf]:
     r"""(α, R*): the load where :math:`\max_{R<1}` of the annealed potential first reaches 0 and its argmax.
 
@@ -101,7 +107,8 @@ def annealed_teacher_student(*, digits: int = 30) -> tuple[mp.mpf, mp.mpf]:
         return a_star, r_star  # mpf values keep the working precision
 
 
-def pattern_weight(delta, beta, kappa=0, *, loss: str = "step") -> sp.Expr:
+@checked_arguments
+def pattern_weight(delta: sp.Expr, beta: sp.Expr, kappa: sp.Expr = 0, *, loss: str = "step") -> sp.Expr:
     r"""Single-pattern Gibbs weight :math:`P_\mathrm{out}(\Delta) = e^{-\beta\ell(\Delta)}` (spec §1):
     error counting :math:`\ell = \Theta(\kappa - \Delta)`, i.e. :math:`e^{-\beta} + (1 - e^{-\beta})\Theta(\Delta-\kappa)`,
     or hinge :math:`\ell = \max(0, \kappa - \Delta)`."""
@@ -113,7 +120,8 @@ def pattern_weight(delta, beta, kappa=0, *, loss: str = "step") -> sp.Expr:
     raise ValueError(f"loss = {loss!r}: must be 'step' or 'hinge'")
 
 
-def boundary_jump(beta, *, loss: str = "step") -> sp.Expr:
+@checked_arguments
+def boundary_jump(beta: sp.Expr, *, loss: str = "step") -> sp.Expr:
     r"""Jump of :func:`pattern_weight` across the decision boundary, :math:`P(\kappa^+) - P(\kappa^-)`: the
     smoothness criterion of spec §2.2. Non-zero (1 − e^{−β}) at every finite β for error counting — the boundary
     layer that keeps q̂₁ divergent (frozen 1RSB) — and 0 for the hinge.
@@ -128,6 +136,7 @@ def boundary_jump(beta, *, loss: str = "step") -> sp.Expr:
     return sp.simplify(sp.limit(right, eta, 0) - sp.limit(left, eta, 0))
 
 
+@checked_arguments
 def legendre_entropy(phi: sp.Expr, beta: sp.Symbol) -> tuple[sp.Expr, sp.Expr]:
     r"""Microcanonical form of a canonical free entropy φ(β) (spec §1): energy :math:`e = -\partial_\beta\phi` and
     entropy :math:`s = \phi + \beta e`, as functions of β (parametric curve s(e))."""
@@ -138,14 +147,16 @@ def legendre_entropy(phi: sp.Expr, beta: sp.Symbol) -> tuple[sp.Expr, sp.Expr]:
     return energy, sp.simplify(phi + beta * energy)
 
 
-def annealed_microcanonical_entropy(alpha, eps) -> sp.Expr:
+@checked_arguments
+def annealed_microcanonical_entropy(alpha: sp.Expr, eps: sp.Expr) -> sp.Expr:
     r"""First-moment entropy of configurations with a fraction ε of the M = αN patterns misclassified (κ = 0):
     :math:`\ln2 + \alpha[H_2(\epsilon) - \ln2]` — every pattern is an error with probability ½ for any W. It is
     the Legendre transform of :math:`\phi_{ann}(\beta) = \ln2 + \alpha\ln\frac{1+e^{-\beta}}2` (tested)."""
     return sp.log(2) + exact("alpha", alpha) * (binary_entropy(eps) - sp.log(2))
 
 
-def rs_storage_action(alpha, beta, kappa=0) -> tuple[sp.Expr, sp.Expr, sp.Expr, tuple[sp.Symbol, ...]]:
+@checked_arguments
+def rs_storage_action(alpha: sp.Expr, beta: sp.Expr, kappa: sp.Expr = 0) -> tuple[sp.Expr, sp.Expr, sp.Expr, tuple[sp.Symbol, ...]]:
     r"""The RS Gardner free entropy of the storage problem (spec §2.1) as SymPy expressions,
     :math:`\phi(q,\hat q) = c(q,\hat q) + \int Dz\,f_S(z) + \alpha\int Dz\,f_E(z)` with
     :math:`c = -\hat q(1-q)/2`, :math:`f_S = \ln2\cosh(\sqrt{\hat q}z)` and
@@ -165,7 +176,8 @@ def rs_storage_action(alpha, beta, kappa=0) -> tuple[sp.Expr, sp.Expr, sp.Expr, 
     return -qhat * (1 - q) / 2, sp.log(2 * sp.cosh(sp.sqrt(qhat) * z)), alpha * f_e, (q, qhat, z)
 
 
-def rs_storage_stationarity(q, qhat, alpha, beta, kappa=0, *, digits: int = 20) -> tuple[mp.mpf, mp.mpf]:
+@checked_arguments
+def rs_storage_stationarity(q: sp.Expr, qhat: sp.Expr, alpha: sp.Expr, beta: sp.Expr, kappa: sp.Expr = 0, *, digits: int = 20) -> tuple[mp.mpf, mp.mpf]:
     r"""(∂φ/∂q, ∂φ/∂q̂) of :func:`rs_storage_action` at (q, q̂): the derivatives are taken by SymPy under the
     Gaussian integral and integrated by mpmath (tanh-sinh, ``digits``). Both vanish at a saddle point."""
     c, f_s, f_e, (qs, qh, z) = rs_storage_action(alpha, beta, kappa)
@@ -181,6 +193,7 @@ def rs_storage_stationarity(q, qhat, alpha, beta, kappa=0, *, digits: int = 20) 
     return out[0], out[1]
 
 
+@checked_arguments
 def gaussian_average_mp(fun: Callable[[mp.mpf], mp.mpf], *, digits: int = 25, breakpoints=(0,)) -> mp.mpf:
     r""":math:`\int Dz\,f(z)` by mpmath tanh-sinh quadrature at ``digits`` (split at ``breakpoints``)."""
     with mp.workdps(digits):

@@ -34,7 +34,7 @@ from theory._groups import (  # noqa: F401  (re-exported: __all__ extends _group
     symmetric_group, alternating_group, subgroup_lattice, hasse_diagram, abelian_characters,
     IrreducibleCharacters, irreducible_characters,
 )
-from theory._validation import ParameterError, check_int
+from theory._validation import ParameterError, check_int, checked_arguments
 
 __all__ = [
     *_groups.__all__,
@@ -59,12 +59,14 @@ __all__ = [
 
 
 # =========================================================================== Q8 targets
+@checked_arguments
 def q8_irrep() -> list[sp.ImmutableMatrix]:
     """The 2-dim irrep ρ* of Q8 in the element order of :func:`quaternion_group`."""
     G = quaternion_group()
     return G.represent([sp.Matrix([[sp.I, 0], [0, -sp.I]]), sp.Matrix([[0, 1], [-1, 0]])])
 
 
+@checked_arguments
 def q8_target(d: int) -> list[sp.ImmutableMatrix]:
     r"""Model-T teacher at width d ∈ {2, 3}: the irrep, or irrep ⊕ χ with χ(i) = −1, χ(j) = 1 (spec §2.4(i))."""
     check_int("d", d, low=2, high=3)
@@ -77,6 +79,7 @@ def q8_target(d: int) -> list[sp.ImmutableMatrix]:
 
 
 # =========================================================================== strata and gaps
+@checked_arguments
 def cyclic_strata(m: int, d: int) -> list[tuple[int, ...]]:
     r"""Strata of :math:`\mathrm{Hom}(\mathbb Z_m, U(d))` as multiplicity vectors (sorted, descending lex).
 
@@ -105,18 +108,21 @@ def _check_pair(n: Sequence[int], n_prime: Sequence[int]) -> tuple[tuple[int, ..
     return n, n_prime
 
 
+@checked_arguments
 def stratum_dimension(n: Sequence[int]) -> int:
     r"""Real dimension :math:`d^2 - \sum_k n_k^2` of the flag manifold :math:`U(d)/\prod_k U(n_k)`."""
     d = sum(n)
     return d * d - sum(k * k for k in n)
 
 
+@checked_arguments
 def r_max(n: Sequence[int], n_prime: Sequence[int]) -> int:
     r""":math:`r_\max = \sum_k \min(n_k, n'_k)`, the number of eigenvalues a basis change can match."""
     n, n_prime = _check_pair(n, n_prime)
     return sum(min(a, b) for a, b in zip(n, n_prime))
 
 
+@checked_arguments
 def gap(n: Sequence[int], n_prime: Sequence[int]) -> int:
     r"""Stratum gap in the projector metric, :math:`\sum_k |n_k - n'_k| = 2(d - r_\max)`.
 
@@ -129,6 +135,7 @@ def gap(n: Sequence[int], n_prime: Sequence[int]) -> int:
     return c
 
 
+@checked_arguments
 def half_frobenius_gap(n: Sequence[int], n_prime: Sequence[int]) -> sp.Expr:
     r"""Exact :math:`\tfrac12\min_U\|X - UYU^*\|_F^2` between strata (Hoffman–Wielandt).
 
@@ -152,6 +159,7 @@ def half_frobenius_gap(n: Sequence[int], n_prime: Sequence[int]) -> sp.Expr:
     return sp.nsimplify(sp.simplify(best)) if best is not None else sp.Integer(0)
 
 
+@checked_arguments
 def restrict_to_subgroup(n: Sequence[int], a: int, c: int) -> tuple[int, ...]:
     r"""Stratum of :math:`\rho(x^{a/c})` for :math:`\rho(x)` in stratum n of :math:`\mathrm{Hom}(\mathbb Z_a, U(d))`.
 
@@ -165,6 +173,7 @@ def restrict_to_subgroup(n: Sequence[int], a: int, c: int) -> tuple[int, ...]:
     return tuple(out)
 
 
+@checked_arguments
 def amalgam_components(a: int, b: int, c: int, d: int) -> int:
     r"""Connected components of :math:`\mathrm{Hom}(\mathbb Z_a *_{\mathbb Z_c} \mathbb Z_b, U(d))`.
 
@@ -187,6 +196,7 @@ def amalgam_components(a: int, b: int, c: int, d: int) -> int:
     return sum(ra[s] * rb[s] for s in ra)
 
 
+@checked_arguments
 def amalgam_abelianisation_order(a: int, b: int, c: int) -> int:
     r"""Order of the abelianisation of :math:`\langle x, y \mid x^a, y^b, x^{a/c} y^{-b/c}\rangle` (Smith form).
 
@@ -203,6 +213,7 @@ def amalgam_abelianisation_order(a: int, b: int, c: int) -> int:
     return int(sp.prod(diag))
 
 
+@checked_arguments
 def hom_components_by_stratum(G: FiniteGroup, d: int, c: int, m: int) -> Counter:
     r"""Components of :math:`\mathrm{Hom}(G, U(d))` counted by the stratum of :math:`\rho(c)`, c central of order m.
 
@@ -225,6 +236,7 @@ def hom_components_by_stratum(G: FiniteGroup, d: int, c: int, m: int) -> Counter
     return out
 
 
+@checked_arguments
 def q8_obstruction(d: int) -> dict[int, int]:
     r"""Components of :math:`\mathrm{Hom}(Q_8, U(d))` by :math:`m = n_-(\rho(-1))`.
 
@@ -237,6 +249,7 @@ def q8_obstruction(d: int) -> dict[int, int]:
 
 
 # =========================================================================== task families
+@checked_arguments
 def faithful_module_strata(G: FiniteGroup, region: frozenset[int], overlap: frozenset[int], d: int,
                            c: int | None = None) -> set[tuple[int, ...]]:
     r"""Strata of :math:`\rho(c)` over faithful d-dim modules :math:`\rho: A \to U(d)` of an abelian region.
@@ -331,6 +344,7 @@ def _faithful_reps_of_dim(ch: IrreducibleCharacters, d: int) -> list[tuple[int, 
     return out
 
 
+@checked_arguments
 def analyse_task(task: Task, *, d: int | None = None) -> TaskAnalysis:
     """Compute the family-table row of a task at width d (default: the target dimension d*)."""
     G = task.group()
@@ -403,6 +417,7 @@ def _commutant_involutions(mats: Sequence[sp.Matrix]) -> list[sp.ImmutableMatrix
     return out
 
 
+@checked_arguments
 def model_t_twists(d: int = 2) -> dict[str, list[sp.ImmutableMatrix]]:
     r"""The zero set of Model T's local loss for Q8: :math:`W_A = P_A\rho^*|_A`, :math:`P_A^2 = I`, :math:`[P_A, \rho^*(A)] = 0`.
 
@@ -416,6 +431,7 @@ def model_t_twists(d: int = 2) -> dict[str, list[sp.ImmutableMatrix]]:
             "B": _commutant_involutions([rho[b] for b in sorted(B)])}
 
 
+@checked_arguments
 def cross_pairs(G: FiniteGroup, A: frozenset[int], B: frozenset[int]) -> list[tuple[int, int, str]]:
     """CROSS = ((A∖C)×(B∖C)) ∪ ((B∖C)×(A∖C)) as (g, h, order) with order 'AB' or 'BA' (spec §1.1)."""
     C = A & B
@@ -424,6 +440,7 @@ def cross_pairs(G: FiniteGroup, A: frozenset[int], B: frozenset[int]) -> list[tu
     return ab + ba
 
 
+@checked_arguments
 def model_t_cross_loss_table(d: int = 2) -> list[dict]:
     r"""Exact Model-T losses at every twist pair :math:`(P_A, P_B)` (spec §2.4(b)–(d)).
 

@@ -30,7 +30,7 @@ import networkx as nx
 import sympy as sp
 from sympy.polys.matrices import DomainMatrix
 
-from theory._validation import ParameterError, check_int, exact
+from theory._validation import ParameterError, check_int, checked_arguments, exact
 
 __all__ = [
     "mu",
@@ -63,6 +63,7 @@ mu = sp.Symbol("mu", nonnegative=True)
 CATEGORIES = ("train", "within", "cross", "loop_involved", "in_loop")
 
 
+@checked_arguments
 def check_task(n: int, exception: tuple[int, int] | None) -> None:
     """Validate a list length and an exception ``(a, b)`` with ``1 <= a``, ``a + 2 <= b <= n``; n ≤ 2000, since
     the task has n(n − 1) ordered pairs and its exact kernels n² × n² entries."""
@@ -143,6 +144,7 @@ class KernelFamily:
         return (self.kappa_d, self.kappa_o, self.kappa_s)[same]
 
 
+@checked_arguments
 def training_pairs(n: int, exception: tuple[int, int] | None) -> list[tuple[tuple[int, int], int]]:
     """The ordered training pairs with labels ±1: every adjacent pair in both orders, plus the exception
     in both orders with the label reversed (``f(I_a, I_b) = -1``).
@@ -160,11 +162,13 @@ def training_pairs(n: int, exception: tuple[int, int] | None) -> list[tuple[tupl
     return out
 
 
+@checked_arguments
 def loop_items(exception: tuple[int, int] | None) -> tuple[int, ...]:
     """Items of the directed cycle the exception closes with the adjacent pairs inside ``[a, b]``."""
     return () if exception is None else tuple(range(exception[0], exception[1] + 1))
 
 
+@checked_arguments
 def pair_category(i: int, j: int, n: int, exception: tuple[int, int] | None) -> str:
     """Category of the unordered pair {i, j}: ``train``, ``within``, ``cross``, ``loop_involved``,
     ``in_loop`` (spec §1; without an exception every non-training pair is ``within``).
@@ -186,6 +190,7 @@ def pair_category(i: int, j: int, n: int, exception: tuple[int, int] | None) -> 
     return "cross" if i < a and j > b else "within"
 
 
+@checked_arguments
 def pairs_by_category(n: int, exception: tuple[int, int] | None) -> dict[str, list[tuple[int, int]]]:
     """Unordered pairs ``i < j`` grouped by :func:`pair_category`."""
     out: dict[str, list[tuple[int, int]]] = {c: [] for c in CATEGORIES}
@@ -195,6 +200,7 @@ def pairs_by_category(n: int, exception: tuple[int, int] | None) -> dict[str, li
     return out
 
 
+@checked_arguments
 def task_graph(n: int, exception: tuple[int, int] | None) -> nx.DiGraph:
     """The task as a directed graph: an edge winner → loser for every trained comparison, with node
     attribute ``rank`` and edge attribute ``kind`` (``adjacent`` or ``exception``).
@@ -212,6 +218,7 @@ def task_graph(n: int, exception: tuple[int, int] | None) -> nx.DiGraph:
     return g
 
 
+@checked_arguments
 def family_kernel(kappa: KernelFamily) -> KernelFamily:
     """Identity (kept for symmetry with the numerical layer's kernel constructors)."""
     return kappa
@@ -221,8 +228,9 @@ def _all_ordered_pairs(n: int) -> list[tuple[int, int]]:
     return [(i, j) for i in range(1, n + 1) for j in range(1, n + 1) if i != j]
 
 
+@checked_arguments
 def krr_predictions(
-    n: int, exception: tuple[int, int] | None, *, kappa: KernelFamily, lam=0
+    n: int, exception: tuple[int, int] | None, *, kappa: KernelFamily, lam: sp.Expr = 0
 ) -> dict[tuple[int, int], sp.Expr]:
     r"""Exact KRR on the full ordered-pair problem: :math:`f = K_{*}(K + \lambda I)^{-1}y` at every ordered
     pair :math:`(i, j)`, :math:`i \ne j`, in rational (or symbolic-field) arithmetic.
@@ -253,7 +261,8 @@ def _domain(mat: sp.Matrix):
     return sp.QQ.frac_field(*syms) if syms else sp.QQ
 
 
-def margins(n: int, exception: tuple[int, int] | None, *, kappa: KernelFamily, lam=0) -> dict[tuple[int, int], sp.Expr]:
+@checked_arguments
+def margins(n: int, exception: tuple[int, int] | None, *, kappa: KernelFamily, lam: sp.Expr = 0) -> dict[tuple[int, int], sp.Expr]:
     r"""Exact margins :math:`f(I_i, I_j)` for every ``i < j`` (positive when correct).
 
     Computed through the exact rank reduction :func:`rank_solution` (test pairs) and the training
@@ -280,12 +289,14 @@ def margins(n: int, exception: tuple[int, int] | None, *, kappa: KernelFamily, l
     return out
 
 
+@checked_arguments
 def graph_laplacian(n: int, exception: tuple[int, int] | None) -> sp.Matrix:
     r""":math:`L_G = D^\top D`: Laplacian of the path plus the exception edge (networkx, exact integers)."""
     g = task_graph(n, exception).to_undirected()
     return sp.Matrix(nx.laplacian_matrix(g, nodelist=range(1, n + 1)).toarray().tolist())
 
 
+@checked_arguments
 def source_vector(n: int, exception: tuple[int, int] | None) -> sp.Matrix:
     r""":math:`\beta = D^\top y = e_1 - e_n - e_a + e_b`."""
     v = sp.zeros(n, 1)
@@ -306,7 +317,8 @@ def _rank_solution_cached(n: int, exception: tuple[int, int] | None, mu_value: s
     return tuple(sp.factor(s) for s in sol)
 
 
-def rank_solution(n: int, exception: tuple[int, int] | None, mu_value=mu) -> sp.Matrix:
+@checked_arguments
+def rank_solution(n: int, exception: tuple[int, int] | None, mu_value: sp.Expr = mu) -> sp.Matrix:
     r"""Exact ranks :math:`r = (L_G + \mu I)^{-1}\beta`, for a number or symbolic :math:`\mu`.
 
     Solved over :math:`\mathbb Q(\mu)` with :class:`~sympy.polys.matrices.DomainMatrix` (0.1 s at n = 9,
@@ -325,7 +337,8 @@ def rank_solution(n: int, exception: tuple[int, int] | None, mu_value=mu) -> sp.
     return sp.Matrix(_rank_solution_cached(n, None if exception is None else tuple(exception), mu_value))
 
 
-def rank_margin(n: int, exception: tuple[int, int] | None, pair: tuple[int, int], mu_value=mu) -> sp.Expr:
+@checked_arguments
+def rank_margin(n: int, exception: tuple[int, int] | None, pair: tuple[int, int], mu_value: sp.Expr = mu) -> sp.Expr:
     r"""Test margin :math:`r_i - r_j` of a pair as a rational function of :math:`\mu`.
 
     >>> rank_margin(9, (4, 6), (3, 7))
@@ -335,6 +348,7 @@ def rank_margin(n: int, exception: tuple[int, int] | None, pair: tuple[int, int]
     return sp.factor(r[pair[0] - 1] - r[pair[1] - 1])
 
 
+@checked_arguments
 def threshold_polynomial(n: int, exception: tuple[int, int] | None, pair: tuple[int, int]) -> sp.Poly:
     r"""Numerator of :math:`r_i - r_j` as a polynomial in :math:`\mu` (its sign changes are the flips;
     the denominator :math:`\det(L_G+\mu I)` is positive for :math:`\mu > 0`)."""
@@ -344,6 +358,7 @@ def threshold_polynomial(n: int, exception: tuple[int, int] | None, pair: tuple[
     return sp.Poly(num, mu)
 
 
+@checked_arguments
 def thresholds(n: int, exception: tuple[int, int] | None, pair: tuple[int, int]) -> list[sp.Expr]:
     r"""Exact positive real roots of :func:`threshold_polynomial` (``Rational`` or ``CRootOf``), where
     the margin of ``pair`` changes sign, ascending. Roots of even multiplicity (touching zero) are
@@ -363,6 +378,7 @@ def thresholds(n: int, exception: tuple[int, int] | None, pair: tuple[int, int])
     return sorted(set(roots), key=lambda e: float(e))
 
 
+@checked_arguments
 def cross_section_threshold(n: int, exception: tuple[int, int]) -> sp.Expr:
     r"""Exact :math:`\mu^*_\mathrm{cross}`: the smallest :math:`\mu > 0` where a cross-section margin
     changes sign (``sympy.oo`` if none does).
@@ -378,7 +394,8 @@ def cross_section_threshold(n: int, exception: tuple[int, int]) -> sp.Expr:
     return best
 
 
-def no_exception_ranks(n: int, mu_value=mu) -> sp.Matrix:
+@checked_arguments
+def no_exception_ranks(n: int, mu_value: sp.Expr = mu) -> sp.Matrix:
     r"""Closed form of plain TI (PNAS Lemma S1.8, spec §2.2): with :math:`\cosh\theta = 1 + \mu/2`,
 
     .. math:: r^0_i = \frac{\sinh(((n+1)/2 - i)\theta)}{2\sinh(\theta/2)\cosh(n\theta/2)}.
@@ -391,7 +408,8 @@ def no_exception_ranks(n: int, mu_value=mu) -> sp.Matrix:
                       for i in range(1, n + 1)])
 
 
-def green_function(n: int, mu_value=mu) -> sp.Matrix:
+@checked_arguments
+def green_function(n: int, mu_value: sp.Expr = mu) -> sp.Matrix:
     r"""Product form of :math:`G_0 = (L_\mathrm{path} + \mu I)^{-1}` (spec §2.3):
     :math:`G_{0,ij} = \phi(\min)\psi(\max)/N`, :math:`\phi(k) = \cosh((k-\frac12)\theta)`,
     :math:`\psi(k) = \cosh((n-k+\frac12)\theta)`, :math:`N = \sinh\theta\,\sinh n\theta`."""
@@ -402,7 +420,8 @@ def green_function(n: int, mu_value=mu) -> sp.Matrix:
     return sp.Matrix(n, n, lambda i, j: phi(min(i, j) + 1) * psi(max(i, j) + 1) / norm)
 
 
-def dipole_ranks(n: int, exception: tuple[int, int], mu_value=mu) -> sp.Matrix:
+@checked_arguments
+def dipole_ranks(n: int, exception: tuple[int, int], mu_value: sp.Expr = mu) -> sp.Matrix:
     r"""Sherman–Morrison form with the exception (spec §2.3): :math:`r = r^0 - \gamma w`,
     :math:`w = G_0(e_a - e_b)`, :math:`\gamma = (1+\Delta_0)/(1+\Delta_w)`,
     :math:`\Delta_0 = r^0_a - r^0_b`, :math:`\Delta_w = w_a - w_b`."""

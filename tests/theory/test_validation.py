@@ -64,7 +64,7 @@ def test_a_tolerance_that_would_switch_the_check_off_is_refused(rtol):
     (lambda: sdd.resolvent(0.5, 0.0), "alpha = 0.0"),
     (lambda: sg.mode_multiplier([1.5], 0.1, 0.5), "k must hold integers"),
     (lambda: sg.mode_multiplier([-1], 0.1, 0.5), "k must hold integers"),
-    (lambda: sg.mode_multiplier([3], math.nan, 0.5), "a has non-finite"),
+    (lambda: sg.mode_multiplier([3], math.nan, 0.5), "a has a non-finite entry"),
     (lambda: sg.mode_multiplier([3], 0.1, 1.0), "beta has entries outside"),
     (lambda: _groups.cyclic_group(10**12), "n = 1000000000000 is outside [1, 4096]"),
     (lambda: tt.training_pairs(10**12, None), "n = 1000000000000 is outside"),
