@@ -25,6 +25,8 @@ _fixed_point
     The damped fixed-point iteration every solver uses.
 _marchenko_pastur
     Marchenko–Pastur quadrature shared by augmentation and double descent.
+_shapes
+    Shape checks of array arguments.
 """
 from solvers._errors import SolverConvergenceError
 from theory._validation import ParameterError

@@ -49,6 +49,7 @@ from scipy import optimize
 from solvers._errors import SolverConvergenceError
 from solvers._fixed_point import damped_fixed_point
 from solvers._marchenko_pastur import mp_quadrature
+from solvers._shapes import check_shape
 from theory._validation import ParameterError, check_choice, check_int, check_range, checked_arguments
 
 __all__ = [
@@ -86,6 +87,9 @@ class IncoherentAugmentationError(ValueError):
 
 
 # ===================================================================== Gaussian moments of σ
+#: the largest magnitude whose square is a finite float64 (√(max float) ≈ 1.34·10¹⁵⁴)
+FLOAT_SQUARE_MAX = 1e154
+
 @checked_arguments
 def gaussian_kernel(activation: str, va: ArrayLike, vb: ArrayLike, c: ArrayLike) -> NDArray:
     r""":math:`K(v_a, v_b, c) = E\,\sigma(u_a)\sigma(u_b)`; closed forms of
@@ -124,8 +128,8 @@ def mean_value(activation: str, v: ArrayLike) -> NDArray:
 @checked_arguments
 def hermite_coefficients(activation: str, noise_var: float, shift: float = 1.0) -> dict[str, float]:
     """Numerical values of :func:`theory.augmentation.hermite_coefficients` (same keys)."""
-    check_range("noise_var", noise_var, low=0)
-    check_range("shift", shift, low=0, low_open=True)
+    check_range("noise_var", noise_var, low=0, high=FLOAT_SQUARE_MAX, why="its square must be a finite float")
+    check_range("shift", shift, low=0, high=FLOAT_SQUARE_MAX, low_open=True, why="its square must be a finite float")
     tau2 = shift**2 + noise_var
     mu0, mu0a = float(mean_value(activation, 1.0)), float(mean_value(activation, tau2))
     mu1, e_tau = float(mean_slope(activation, 1.0)), float(mean_slope(activation, tau2))
@@ -314,8 +318,9 @@ def rf_moments(feature_weights: ArrayLike, beta: ArrayLike, family: AdditiveNois
     if not isinstance(family, AdditiveNoise):
         raise ParameterError(f"family = {family!r}: closed-form RF moments exist for AdditiveNoise only; "
                              "use monte_carlo_moments for other augmentations")
-    f = np.asarray(feature_weights, float)
+    f = check_shape("feature_weights", feature_weights, (None, None)).astype(float)
     p, d = f.shape
+    check_shape("beta", beta, (d,))
     sigma = np.eye(d) if sigma is None else np.asarray(sigma, float)
     sigma, beta = _check_sigma_beta(sigma, beta)
     c = family.shift
@@ -338,8 +343,9 @@ def rf_test_moments(feature_weights: ArrayLike, beta: ArrayLike, activation: str
     r"""Clean-data moments only, :math:`\Omega = K(v_0, v_0, G)` and :math:`\theta = e(v_0)\odot F\Sigma\beta/\sqrt d`
     (G = FΣFᵀ/d, v₀ = diag G): what the exact test error of a trained readout needs
     (:math:`E y^2 - 2\hat a^\top\theta + \hat a^\top\Omega\hat a`). ``gram`` may pass a precomputed G."""
-    f = np.asarray(feature_weights, float)
+    f = check_shape("feature_weights", feature_weights, (None, None)).astype(float)
     d = f.shape[1]
+    check_shape("beta", beta, (d,))
     fs = f if sigma is None else f @ np.asarray(sigma, float)
     g = fs @ f.T / d if gram is None else gram
     v0 = np.diag(g).copy()
@@ -359,7 +365,7 @@ def monte_carlo_moments(features: Callable[[NDArray], NDArray], augment: Callabl
     :math:`\theta_m = E\varphi(g)y`. Errors are O(N^{-1/2}) entrywise; the spec used N ≳ 10³·p.
     ``incoherent`` must be asserted by the caller: moments cannot tell whether C(x) has rank ∝ p.
     """
-    check_int("n_samples", n_samples, low=2)
+    check_int("n_samples", n_samples, low=2, high=10**8)
     check_int("batch", batch, low=1)
     acc: dict[str, NDArray | float] = {}
     done = 0
@@ -480,7 +486,10 @@ def modes_equivalent(mass: NDArray, omega: NDArray, omega_m: NDArray, cbar: NDAr
     """
     _check_nkl(n, k, lam)
     y2_train = y2 if y2_train is None else y2_train
-    mass, omega, omega_m, cbar, cross, tm2 = (np.asarray(v, float) for v in (mass, omega, omega_m, cbar, cross, tm2))
+    mass = check_shape("mass", mass, (None,)).astype(float)
+    omega, omega_m, cbar, cross, tm2 = (check_shape(name, v, mass.shape).astype(float) for name, v in
+                                        (("omega", omega), ("omega_m", omega_m), ("cbar", cbar), ("cross", cross),
+                                         ("tm2", tm2)))
     nu = _groups(k)
     if k == math.inf:
         s_groups, penalty = [omega_m], cbar
@@ -732,7 +741,7 @@ def test_error(*, n: int, d: int, p: int, lam: float, k: float, activation: str,
     check_int("n", n, low=1)
     check_int("d", d, low=1)
     check_int("p", p, low=1)
-    check_range("noise_std", noise_std, low=0)
+    check_range("noise_std", noise_std, low=0, high=FLOAT_SQUARE_MAX, why="its square must be a finite float")
     return asymptotic_equivalent(n_over_d=n / d, p_over_d=p / d, lam=lam, k=k, activation=activation,
                                  noise_var=noise_std**2, signal=signal, label_noise=label_noise).test_error
 
@@ -747,9 +756,9 @@ def conditional_equivalent(feature_weights: ArrayLike, beta: ArrayLike, *, n: in
     r"""Isotropic scalar form conditional on the drawn F and β (spec §2.6): the MP integrals become sums
     over the eigenvalues :math:`w_a` of W = FFᵀ/d, and :math:`L[f] = \sum_af(w_a)b_a^2` with
     :math:`b = U^\top F\beta/\sqrt d`. One ``eigh`` per (F, β), then O(p) per point."""
-    f = np.asarray(feature_weights, float)
-    beta = np.asarray(beta, float)
+    f = check_shape("feature_weights", feature_weights, (None, None)).astype(float)
     p, d = f.shape
+    beta = check_shape("beta", beta, (d,)).astype(float)
     w, vecs = np.linalg.eigh(f @ f.T / d)
     b2 = (vecs.T @ (f @ beta) / math.sqrt(d)) ** 2
     return _spectral_equivalent(np.maximum(w, 0.0), np.ones(p), b2, n=n, k=k, lam=lam, activation=activation,

@@ -28,6 +28,7 @@ from numpy.typing import ArrayLike, NDArray
 from solvers._errors import SolverConvergenceError
 from solvers._fixed_point import damped_fixed_point
 from solvers._marchenko_pastur import mp_quadrature
+from solvers._shapes import check_shape
 from theory._validation import ParameterError, check_int, check_range, checked_arguments
 
 __all__ = [
@@ -48,8 +49,12 @@ __all__ = [
 ]
 
 
+#: the largest load α = P/N the spectral quadrature serves (the Marchenko–Pastur edges are α ± 2√α)
+MAX_ALPHA = 1e4
+
+
 def _check_common(alpha: float, lam: float) -> None:
-    check_range("alpha", alpha, low=0, low_open=True)
+    check_range("alpha", alpha, low=0, high=MAX_ALPHA, low_open=True)
     check_range("lam", lam, low=0)
 
 
@@ -73,19 +78,36 @@ def _integrate(fun, alpha: float, n: int, rtol: float, what: str):
     return val
 
 
+#: the largest finite time the spectral quadrature serves (it needs 40√t ≤ 4·10⁵ nodes); t = inf is the limit
+T_MAX = 1e8
+#: the largest quadrature rule a caller may ask for
+MAX_NODES = 10**6
+#: the most time steps a DMFT march takes (its convolution matrices hold steps² entries)
+MAX_DMFT_STEPS = 10**4
+
+
 def _nodes_for(t: float, n: int | None) -> int:
     # node spacing near an edge is ≈ 10/n²: resolve e^{−κt} (scale 1/t) with n ≥ 40√max(t, 100)
-    return n if n is not None else int(max(4000, 40 * math.sqrt(max(t, 100.0))))
+    check_range("t", t, low=0, high=T_MAX, why="beyond, the quadrature needs too many nodes (t = inf is the limit)")
+    if n is not None:
+        return check_int("n", n, low=8, high=MAX_NODES)
+    return int(max(4000, 40 * math.sqrt(max(t, 100.0))))
+
+
+def _check_steps(t_max: float, h: float, name: str) -> None:
+    if t_max / h > MAX_DMFT_STEPS:
+        raise ParameterError(f"t_max / {name} = {t_max / h:g} is outside (0, {MAX_DMFT_STEPS}]: the march's "
+                             f"convolution matrices would hold more than {MAX_DMFT_STEPS}² entries")
 
 
 @checked_arguments
 def resolvent(z: ArrayLike, alpha: float) -> NDArray:
     r""":math:`\hat R(z) = [-(z+\alpha-1) + \sqrt{(z+\alpha-1)^2 + 4z}]/(2z)` for z > 0, written without
     cancellation as :math:`2/[(z+\alpha-1) + \sqrt{(z+\alpha-1)^2+4z}]` when z + α − 1 > 0."""
-    check_range("alpha", alpha, low=0, low_open=True)
+    check_range("alpha", alpha, low=0, high=MAX_ALPHA, low_open=True)
     z = np.asarray(z, float)
-    if not np.all(np.isfinite(z) & (z > 0)):
-        raise ParameterError(f"z has entries outside (0, inf): {z[~(np.isfinite(z) & (z > 0))][:5].tolist()}")
+    if not np.all((z > 0) & (z <= 1e150)):
+        raise ParameterError(f"z has entries outside (0, 1e150]: {z[~((z > 0) & (z <= 1e150))][:5].tolist()}")
     b = z + alpha - 1
     root = np.sqrt(b * b + 4 * z)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -158,7 +180,9 @@ def gd_test_error(alpha: float, *, lr: float, steps: int, lam: float = 0.0, sign
     :math:`\eta < 2/(s_+ + \lambda)`.
     """
     _check_common(alpha, lam)
-    check_int("steps", steps, low=0)
+    check_int("steps", steps, low=0, high=int(T_MAX))
+    for name, v in (("signal", signal), ("noise", noise), ("init", init)):
+        check_range(name, v, low=0)
     s_plus = (1 + math.sqrt(alpha)) ** 2
     check_range("lr", lr, low=0, high=2 / (s_plus + lam), low_open=True, high_open=True,
                 why="gradient descent diverges beyond 2/(s_+ + λ)")
@@ -229,7 +253,9 @@ def correlation(t: float, t_prime: float, alpha: float, *, lam: float = 0.0, tem
     r"""Connected (thermal) correlation, t ≥ t′: :math:`C = T\int\mu\,[e^{-\kappa(t-t')} - e^{-\kappa(t+t')}]/\kappa`
     (κ = 0 modes give 2Tt′)."""
     _check_common(alpha, lam)
-    if t_prime > t:
+    check_range("t", t, low=0)
+    check_range("temperature", temperature, low=0)
+    if not 0 <= t_prime <= t:
         raise ParameterError(f"t_prime = {t_prime} is outside [0, t = {t}]")
 
     def f(x: NDArray) -> NDArray:
@@ -249,7 +275,8 @@ def fd_ratio(t: float, t_prime: float, alpha: float, *, lam: float = 0.0, n: int
     >>> round(fd_ratio(1000.0, 1000.0, 0.5), 3)  # α < 1, zero lag: R(2t) → 1 − α (frozen directions), X → 1/(2 − α)
     0.667
     """
-    if t_prime > t or t_prime < 0:
+    check_range("t", t, low=0)
+    if not 0 <= t_prime <= t:
         raise ParameterError(f"t_prime = {t_prime} is outside [0, t = {t}]")
     R = response([t - t_prime, t + t_prime], alpha, lam=lam, n=n)
     return float(R[0] / (R[0] + R[1]))
@@ -341,6 +368,7 @@ def dmft_response(alpha: float, *, lam: float = 0.0, t_max: float = 10.0, h: flo
     _check_common(alpha, lam)
     check_range("t_max", t_max, low=0, low_open=True)
     check_range("h", h, low=0, high=t_max, low_open=True)
+    _check_steps(t_max, h / 2, "(h/2)")
     tau, R1, Rt1 = _march(alpha, lam, t_max, h)
     _, R2, Rt2 = _march(alpha, lam, t_max, h / 2)
     err = float(np.max(np.abs(R1 - R2[::2]))) / 3
@@ -417,7 +445,10 @@ def dmft_correlations(alpha: float, *, lam: float = 0.0, signal: float = 1.0, no
     _check_common(alpha, lam)
     check_int("stride", stride, low=1)
     check_int("max_iter", max_iter, low=1)
+    for name, v in (("signal", signal), ("noise", noise), ("temperature", temperature), ("init", init)):
+        check_range(name, v, low=0)
     check_range("H", H, low=0, high=t_max, low_open=True)
+    _check_steps(t_max, H / stride, "(H/stride)")
     resp = dmft_response(alpha, lam=lam, t_max=t_max, h=H / stride, tol=1e-4)
     Rv, Rt = resp.response[::stride], resp.screening[::stride]
     m = len(Rv)
@@ -451,6 +482,14 @@ def fd_plot_theory(eigs: NDArray, *, temperature: float, dt: float, n_steps: int
     :math:`\chi = (1 - a^{n-n_w})/\kappa` (→ dt(n − n_w) at κ = 0) and
     :math:`C = a^{n-n_w}\,2T\,dt\,(1-a^{2n_w})/(1-a^2)` (→ 2T dt n_w), averaged with ``weights``
     (1/dim on the modes of the subspace)."""
+    eigs = check_shape("eigs", eigs, (None,))
+    check_shape("weights", weights, eigs.shape)
+    check_shape("wait_steps", wait_steps, (None,))
+    check_range("temperature", temperature, low=0)
+    check_range("dt", dt, low=0, low_open=True)
+    check_int("n_steps", n_steps, low=1, high=int(T_MAX))
+    if dt * float(np.max(eigs, initial=0.0)) >= 2:
+        raise ParameterError(f"dt = {dt} is outside (0, 2/max(eigs) = {2 / np.max(eigs):g}): the Euler step is unstable")
     tch, cc = [], []
     a = 1 - eigs * dt
     free = np.abs(eigs) < 1e-9

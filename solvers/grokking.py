@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from solvers._shapes import check_shape
 from theory._validation import ParameterError, check_choice, check_range, checked_arguments
 
 __all__ = [
@@ -64,6 +65,21 @@ def _check_optimizer(eta: float, lam: float, beta: float, coupling: str = "coupl
     check_choice("coupling", coupling, _COUPLINGS)
 
 
+
+def _mode_arrays(k: ArrayLike, a: ArrayLike, beta: ArrayLike) -> tuple[NDArray, NDArray, NDArray]:
+    """Validated arrays of a mode's step k (integers ≥ 0), a = η(h + λ) (|a| ≤ 10¹⁵⁰, so a² is finite) and
+    β ∈ [0, 1)."""
+    k = np.asarray(k)
+    a = np.asarray(a, dtype=float)
+    beta = np.asarray(beta, dtype=float)
+    if not np.issubdtype(k.dtype, np.integer) or np.any(k < 0):
+        raise ParameterError(f"k must hold integers >= 0; got dtype {k.dtype} with minimum {np.min(k) if k.size else None}")
+    if not np.all(np.abs(a) <= 1e150):
+        raise ParameterError("a has entries outside [-1e150, 1e150]; expected a = eta (h + lambda), finite")
+    if not np.all((beta >= 0) & (beta < 1)):
+        raise ParameterError(f"beta has entries outside [0, 1): {np.atleast_1d(beta)[~((beta >= 0) & (beta < 1)).ravel()][:5].tolist()}")
+    return k, a, beta
+
 # --------------------------------------------------------------------------- mode algebra
 @checked_arguments
 def lucas_u(k: ArrayLike, p: ArrayLike, q: ArrayLike, *, disc: ArrayLike | None = None) -> NDArray:
@@ -90,10 +106,14 @@ def lucas_u(k: ArrayLike, p: ArrayLike, q: ArrayLike, *, disc: ArrayLike | None 
     >>> lucas_u(np.arange(6), 1.0, -1.0)   # Fibonacci
     array([0., 1., 1., 2., 3., 5.])
     """
-    k, p, q = np.broadcast_arrays(np.asarray(k, dtype=np.float64), np.asarray(p, float), np.asarray(q, float))
-    d = p * p - 4 * q if disc is None else np.broadcast_to(np.asarray(disc, float), k.shape)
+    try:
+        k, p, q = np.broadcast_arrays(np.asarray(k, dtype=np.float64), np.asarray(p, float), np.asarray(q, float))
+    except ValueError:
+        raise ParameterError(f"k, p, q have shapes {np.shape(k)}, {np.shape(p)}, {np.shape(q)}, which do not "
+                             "broadcast together") from None
     out = np.empty(k.shape)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+        d = p * p - 4 * q if disc is None else np.broadcast_to(np.asarray(disc, float), k.shape)
         # real distinct roots
         sq = np.sqrt(np.where(d > 0, d, 0.0))
         sgn = np.where(p >= 0, 1.0, -1.0)
@@ -123,6 +143,9 @@ def lucas_u(k: ArrayLike, p: ArrayLike, q: ArrayLike, *, disc: ArrayLike | None 
         crit = k * np.sign(rr) ** (k - 1) * np.abs(rr) ** (k - 1)
     out = np.where(d > 0, real, np.where(d < 0, cplx, crit))
     out = np.where(k == 0, 0.0, out)
+    if np.isnan(out).any():
+        raise ParameterError("U_k overflows float64 (inf − inf) for some of the given p, q, k: they lie outside the "
+                             "range the recursion's values can represent")
     return out
 
 
@@ -153,15 +176,7 @@ def mode_multiplier(k: ArrayLike, a: ArrayLike, beta: ArrayLike) -> NDArray:
     >>> mode_multiplier([0, 1, 2], 0.1, 0.5)
     array([1.  , 0.9 , 0.76])
     """
-    k = np.asarray(k)
-    a = np.asarray(a, dtype=float)
-    beta = np.asarray(beta, dtype=float)
-    if not np.issubdtype(k.dtype, np.integer) or np.any(k < 0):
-        raise ParameterError(f"k must hold integers >= 0; got dtype {k.dtype} with minimum {np.min(k) if k.size else None}")
-    if not np.all(np.isfinite(a)):
-        raise ParameterError("a has non-finite entries; expected a = eta (h + lambda), finite")
-    if not np.all((beta >= 0) & (beta < 1)):
-        raise ParameterError(f"beta has entries outside [0, 1): {np.atleast_1d(beta)[~((beta >= 0) & (beta < 1)).ravel()][:5].tolist()}")
+    k, a, beta = _mode_arrays(k, a, beta)
     p, d = 1 + beta - a, _coupled_disc(a, beta)
     km1 = np.maximum(k - 1, 0)
     s = (1 - a) * lucas_u(k, p, beta, disc=d) - beta * lucas_u(km1, p, beta, disc=d)
@@ -181,9 +196,7 @@ def mode_multiplier_error_bound(k: ArrayLike, a: ArrayLike, beta: ArrayLike) -> 
     :math:`E_k = \beta^{(k-1)/2}/|\sin\omega|` for complex ones; the factor 16 covers the fixed operation
     count (validated against mpmath at 50 digits in the tests).
     """
-    k = np.asarray(k)
-    a = np.asarray(a, dtype=float)
-    beta = np.asarray(beta, dtype=float)
+    k, a, beta = _mode_arrays(k, a, beta)
     p, d = 1 + beta - a, _coupled_disc(a, beta)
 
     def envelope(kk: NDArray) -> NDArray:
@@ -211,8 +224,7 @@ def spectral_radius(a: ArrayLike, beta: ArrayLike) -> NDArray:
     >>> spectral_radius([0.01, 0.5, 2.4], 0.25)
     array([0.98660606, 0.5       , 0.85894542])
     """
-    a = np.asarray(a, dtype=float)
-    beta = np.asarray(beta, dtype=float)
+    _, a, beta = _mode_arrays(0, a, beta)
     p, d = 1 + beta - a, _coupled_disc(a, beta)
     sq = np.sqrt(np.maximum(d, 0.0))
     real = (np.abs(p) + sq) / 2
@@ -317,6 +329,7 @@ def slow_root_amplitude(eta: float, lam: float, beta: float) -> float:
     1.0
     """
     _check_optimizer(eta, lam, beta)
+    _check_null_stable(eta, lam, beta)
     x = eta * lam
     d = float(_coupled_disc(np.float64(x), np.float64(beta)))
     if d <= 0:
@@ -569,7 +582,10 @@ def closed_form_trajectory(
     -------
     ndarray, shape (len(ks), p)
     """
+    check_shape("theta0", theta0, (problem.dim,))
+    check_shape("ks", ks, (None,))
     _check_optimizer(eta, lam, beta, coupling)
+    _check_null_stable(eta, lam, beta)
     dec = decompose(problem) if decomposition is None else decomposition
     ks = np.asarray(ks)
     theta_fp = fixed_point(problem, lam, beta, coupling)
@@ -597,6 +613,7 @@ def closed_form_trajectory(
 def population_risk(problem: LinearProblem, theta: NDArray) -> NDArray:
     r"""Excess population risk :math:`R(\theta) = \tfrac12(\theta-\theta^*)^\top\Sigma(\theta-\theta^*)`
     for ``theta`` of shape (p,) or (m, p)."""
+    check_shape("theta", theta, (problem.dim,) if np.ndim(theta) < 2 else (None, problem.dim))
     err = np.atleast_2d(theta) - problem.theta_star
     r = 0.5 * np.einsum("mi,ij,mj->m", err, problem.population_cov, err)
     return r if np.ndim(theta) == 2 else r[0]
@@ -621,6 +638,7 @@ def late_time_risk_coefficients(
         :math:`c_2 = g_0^\top\Sigma g_0` with :math:`g_0 = \Pi_G\theta_0`,
         :math:`e_\infty = \theta_\lambda - \theta^*`.
     """
+    check_shape("theta0", theta0, (problem.dim,))
     dec = decompose(problem) if decomposition is None else decomposition
     theta_l = fixed_point(problem, lam, 0.0)
     g0 = dec.project(theta0, "grokking")
@@ -638,7 +656,7 @@ def propagation_gain(a: ArrayLike, beta: float, coupling_q: ArrayLike | None = N
     With roots :math:`r_{1,2}`, :math:`U_m = \sum_{i+j=m-1} r_1^ir_2^j`, so
     :math:`\sum_m|U_m| \le 1/((1-|r_1|)(1-|r_2|))` (real or complex roots alike).
     """
-    a = np.asarray(a, dtype=float)
+    _, a, _ = _mode_arrays(0, a, beta)
     q = np.full_like(a, beta) if coupling_q is None else np.asarray(coupling_q, float)
     p = 1 + beta - a
     d = p * p - 4 * q

@@ -30,7 +30,7 @@ from scipy import optimize, special
 
 from solvers._errors import SolverConvergenceError
 from solvers._fixed_point import damped_fixed_point
-from theory._validation import ParameterError, check_range, checked_arguments
+from theory._validation import ParameterError, check_int, check_range, checked_arguments
 
 __all__ = [
     "N_NODES",
@@ -67,6 +67,10 @@ def _nodes(n: int) -> tuple[NDArray, NDArray]:
     return x, w / math.sqrt(2 * math.pi)
 
 
+#: the largest load α the RS saddle-point solvers take (the storage problems of the studies live at α ≤ 2)
+MAX_LOAD = 100.0
+
+
 @checked_arguments
 def gaussian_average(fun: Callable[[NDArray], NDArray], n: int = N_NODES) -> float:
     r""":math:`\int Dz\,f(z)` by n-node probabilists' Gauss–Hermite.
@@ -74,6 +78,7 @@ def gaussian_average(fun: Callable[[NDArray], NDArray], n: int = N_NODES) -> flo
     >>> round(gaussian_average(lambda z: z**4), 12)
     3.0
     """
+    check_int("n", n, low=2, high=100_000)
     x, w = _nodes(n)
     return float(w @ fun(x))
 
@@ -177,7 +182,7 @@ def rs_storage(alpha: float, *, beta: float = math.inf, kappa: float = 0.0) -> R
     >>> round(r.entropy, 6), round(r.train_error, 12)
     (0.31439, 0.0)
     """
-    check_range("alpha", alpha, low=0, low_open=True)
+    check_range("alpha", alpha, low=0, high=MAX_LOAD, low_open=True)
     check_range("beta", beta, low=0, low_open=True, infinite=True)
     check_range("kappa", kappa, low=-10, high=10)
     x, w = _nodes(N_NODES)
@@ -742,10 +747,12 @@ FP_DISTANCES = (0.004, 0.006, 0.008, 0.01, 0.0125, 0.015, 0.02, 0.03)
 
 @checked_arguments
 def local_entropy_curve(alpha: float, *, beta: float = math.inf, kappa_ref: float | None = None,
-                        distances=FP_DISTANCES) -> list[FranzParisi]:
+                        distances: tuple[float, ...] = FP_DISTANCES) -> list[FranzParisi]:
     """s(d) around a margin-κ̃ reference (default κ̃ = κ_max(α), the flattest-reference proxy), by continuation
     in d (each saddle point starts from the previous one). Cached: a curve costs seconds and the claims, figures
     and notebooks of one process ask for the same few."""
+    check_range("alpha", alpha, low=0, high=MAX_LOAD, low_open=True)
+    check_range("beta", beta, low=0, low_open=True, infinite=True)
     kref = max_margin(alpha) if kappa_ref is None else kappa_ref
     return list(_local_entropy_curve(float(alpha), float(beta), float(kref), tuple(float(d) for d in distances)))
 
@@ -762,7 +769,7 @@ def _local_entropy_curve(alpha: float, beta: float, kappa_ref: float,
 
 
 @checked_arguments
-def ogp_gap(alpha: float, *, beta: float = math.inf, distances=FP_DISTANCES) -> tuple[float, float]:
+def ogp_gap(alpha: float, *, beta: float = math.inf, distances: tuple[float, ...] = FP_DISTANCES) -> tuple[float, float]:
     """(min over the scanned d of s(d), training error e/α at that d): a negative minimum with s > 0 on both
     sides is the distance gap (the OGP proxy of spec §2.5), from the cached :func:`local_entropy_curve`."""
     curve = local_entropy_curve(alpha, beta=beta, distances=distances)
@@ -776,6 +783,10 @@ def ogp_threshold(*, beta: float = math.inf, low: float = 0.70, high: float = 0.
     zero at some distance, by bisection on the sign of :func:`ogp_gap` to ``xtol``. Finite β gives α_OGP(ε)
     (ε the training error in the gap region, from :func:`ogp_gap`). Raises if the bracket does not straddle it.
     """
+    check_range("beta", beta, low=0, low_open=True, infinite=True)
+    check_range("low", low, low=0, high=MAX_LOAD, low_open=True)
+    check_range("high", high, low=low, high=MAX_LOAD, low_open=True)
+    check_range("xtol", xtol, low=1e-6, high=1, why="each bisection step solves a local-entropy curve (seconds)")
     g_lo, g_hi = ogp_gap(low, beta=beta)[0], ogp_gap(high, beta=beta)[0]
     if not (g_lo > 0 > g_hi):
         raise SolverConvergenceError(f"ogp_threshold(beta = {beta}): min s(d) = {g_lo:.3g} at alpha = {low} and "
@@ -793,6 +804,8 @@ def ogp_threshold(*, beta: float = math.inf, low: float = 0.70, high: float = 0.
 def annealed_storage(alpha: float, beta: float) -> tuple[float, float]:
     r"""First moment at inverse temperature β, κ = 0: each pattern is an error with probability ½ for every W, so
     :math:`\phi_{ann} = \ln2 + \alpha\ln\frac{1+e^{-\beta}}2` and :math:`\epsilon_t = e^{-\beta}/(1+e^{-\beta})`."""
+    check_range("alpha", alpha, low=0)
+    check_range("beta", beta, low=0, infinite=True)
     eps = math.exp(-beta)
     return math.log(2) + alpha * math.log((1 + eps) / 2), eps / (1 + eps)
 
@@ -801,6 +814,7 @@ def annealed_storage(alpha: float, beta: float) -> tuple[float, float]:
 def annealed_teacher_student(alpha: float) -> tuple[float, float]:
     r"""(entropy, ε_g) of the annealed version space at load α: the maximum over R of
     :math:`H_2(\frac{1+R}2) + \alpha\ln(1-\arccos(R)/\pi)` (:mod:`theory.perceptron`) and arccos(R*)/π at its argmax."""
+    check_range("alpha", alpha, low=0)
     from scipy import optimize
 
     def neg(r: float) -> float:

@@ -29,6 +29,7 @@ from scipy import optimize
 
 from solvers._errors import SolverConvergenceError
 from theory import strata as ts
+from solvers._shapes import check_shape
 from theory._validation import ParameterError, check_int, check_range, checked_arguments
 
 __all__ = [
@@ -119,10 +120,17 @@ def optimal_gluing(X: ArrayLike, Y: ArrayLike, *, normality_tol: float = 1e-8) -
     return GluingResult(float(value), U, cols)
 
 
+#: the largest unitary dimension the optimisers take (their cost grows as d⁶ per restart)
+MAX_DIMENSION = 32
+#: the most random restarts a minimisation takes
+MAX_RESTARTS = 10_000
+
+
 @checked_arguments
 def unitary_from_hermitian(h: NDArray, d: int) -> NDArray:
     r""":math:`\exp(iH)` for the Hermitian H with real coordinates ``h`` (..., d²) in the orthonormal basis
     :math:`E_{jj}`, :math:`(E_{jk}+E_{kj})/\sqrt2`, :math:`i(E_{jk}-E_{kj})/\sqrt2` (j < k)."""
+    check_int("d", d, low=1, high=MAX_DIMENSION)
     H = hermitian_from_coordinates(h, d)
     w, V = np.linalg.eigh(H)
     return (V * np.exp(1j * w)[..., None, :]) @ np.swapaxes(V.conj(), -1, -2)
@@ -131,6 +139,7 @@ def unitary_from_hermitian(h: NDArray, d: int) -> NDArray:
 @checked_arguments
 def hermitian_from_coordinates(h: NDArray, d: int) -> NDArray:
     """The Hermitian matrix with orthonormal-basis coordinates ``h`` (see :func:`unitary_from_hermitian`)."""
+    check_int("d", d, low=1, high=MAX_DIMENSION)
     h = np.asarray(h, float)
     H = np.zeros(h.shape[:-1] + (d, d), complex)
     idx = 0
@@ -163,6 +172,8 @@ def minimise_over_unitary(fun: Callable[[NDArray], float], d: int, *, rng: np.ra
     SolverConvergenceError
         If no start reaches a point whose gradient norm is below ``gtol`` (times max(1, |f|)).
     """
+    check_int("d", d, low=1, high=MAX_DIMENSION)
+    check_int("restarts", restarts, low=1, high=MAX_RESTARTS)
     check_int("restarts", restarts, low=1)
     best: tuple[float, NDArray] | None = None
     for _ in range(restarts):
@@ -384,6 +395,10 @@ def hessian(model: ModelT, WA: NDArray, WB: NDArray, w_cross: float, *, parametr
     error : float
         Max-norm error estimate (free: round-off scale; unitary: Richardson level difference).
     """
+    d = model.rho.shape[-1]
+    check_shape("WA", WA, (len(model.region_a), d, d))
+    check_shape("WB", WB, (len(model.region_b), d, d))
+    check_range("w_cross", w_cross)
     if parametrisation not in ("free", "unitary"):
         raise ParameterError(f"parametrisation = {parametrisation!r} is not one of ('free', 'unitary')")
     d = model.d
@@ -443,6 +458,10 @@ def zero_set_certificate(model: ModelT, WA: NDArray, WB: NDArray) -> tuple[NDArr
     alpha : ndarray
         α per run.
     """
+    d = model.rho.shape[-1]
+    batch = np.shape(WA)[:-3]  # runs stacked on leading axes
+    check_shape("WA", WA, (*batch, len(model.region_a), d, d))
+    check_shape("WB", WB, (*batch, len(model.region_b), d, d))
     batch = WA.shape[:-3]
     radius = np.empty(batch)
     alpha = np.empty(batch)
@@ -541,6 +560,7 @@ def polar(X: NDArray, *, tol: float = 4 * float(_EPS), max_iter: int = 30) -> ND
 @checked_arguments
 def sign_flip_min_eigenvalue(w_cross: float) -> tuple[float, float]:
     """Smallest Riemannian-Hessian eigenvalue of L_loc + w_× L_× at the exact sign-flip twist (d = 2) and its error."""
+    check_range("w_cross", w_cross, low=0)
     model, _, _ = q8_model_t(2)
     rho = model.rho
     H, err = hessian(model, -rho[list(model.region_a)], rho[list(model.region_b)], w_cross, parametrisation="unitary")
@@ -554,6 +574,10 @@ def nearest_homomorphism(rho: NDArray, generator: int, power_index: NDArray, ord
     The generator's matrix is replaced by :math:`Z\,\mathrm{diag}(\omega^{k_i})Z^*` (Schur basis Z,
     eigenvalues rounded to the nearest ``order``-th roots), element a by its ``power_index[a]``-th power.
     """
+    rho = check_shape("rho", rho, (None, None, None))
+    check_shape("power_index", power_index, (len(rho),))
+    check_int("order", order, low=1)
+    check_int("generator", generator, low=0, high=len(rho) - 1)
     from scipy.linalg import schur
 
     T, Z = schur(rho[generator], output="complex")
@@ -583,6 +607,9 @@ def gluing_objective(rho_a: NDArray, rho_b: NDArray, U: NDArray) -> tuple[float,
     :math:`\rho_U(-k) = \rho_A(-1)\rho_U(k)`; :math:`L_\times` averages ½‖pred − ρ_U(gh)‖² over the 8 cross
     pairs. Returns (J, overlap term, cross accuracy decoded against the 8 glued embeddings).
     """
+    for name, value in (("rho_a", rho_a), ("rho_b", rho_b)):
+        check_shape(name, value, (4, 2, 2))
+    check_shape("U", U, (2, 2))
     G, A, B, _, _ = q8_gluing_setup()
     emb = {}
     for a, M in zip(A, rho_a):
@@ -618,6 +645,8 @@ def module_type(rho: NDArray) -> str:
 
 @checked_arguments
 def min_gluing(rho_a: NDArray, rho_b: NDArray, restarts: int, rng: np.random.Generator) -> tuple[float, float, float]:
+    for name, value in (("rho_a", rho_a), ("rho_b", rho_b)):
+        check_shape(name, value, (4, 2, 2))
     best, U = minimise_over_unitary(lambda U: gluing_objective(rho_a, rho_b, U)[0], 2, rng=rng, restarts=restarts)
     _, ov, acc = gluing_objective(rho_a, rho_b, U)
     return best, ov, acc
@@ -627,6 +656,10 @@ def min_gluing(rho_a: NDArray, rho_b: NDArray, restarts: int, rng: np.random.Gen
 @lru_cache(maxsize=None)
 def canonical_min_gluing(class_a: tuple[int, ...], class_b: tuple[int, ...], restarts: int = 24) -> tuple[float, float, float]:
     """min_U J for diagonal exact modules with Z4 multiplicity vectors ``class_a``, ``class_b`` (a class function)."""
+    for name, counts in (("class_a", class_a), ("class_b", class_b)):
+        if len(counts) != 4 or sum(counts) != 2 or min(counts) < 0:
+            raise ParameterError(f"{name} = {counts} is not a Z4 multiplicity vector of a d = 2 module (4 entries ≥ 0, sum 2)")
+    check_int("restarts", restarts, low=1, high=MAX_RESTARTS)
     _, A, B, pa, pb = q8_gluing_setup()
     eig = lambda n: np.exp(2j * np.pi * np.array([k for k, m in enumerate(n) for _ in range(m)]) / 4)  # noqa: E731
     ga, gb = np.diag(eig(class_a)), np.diag(eig(class_b))

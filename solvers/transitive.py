@@ -24,7 +24,7 @@ from scipy import optimize
 
 from solvers._errors import SolverConvergenceError
 from theory import transitive as tt
-from theory._validation import ParameterError, check_choice, check_range, checked_arguments
+from theory._validation import ParameterError, check_choice, check_int, check_range, checked_arguments
 
 __all__ = [
     "leaky_relu_kernel",
@@ -79,7 +79,9 @@ def family_coefficients(kappa: tuple[float, float, float]) -> tuple[float, float
 def _as_floats(kappa) -> tuple[float, float, float]:
     if isinstance(kappa, tt.KernelFamily):
         return float(kappa.kappa_s), float(kappa.kappa_o), float(kappa.kappa_d)
-    ks, ko, kd = (float(v) for v in kappa)
+    if not isinstance(kappa, (tuple, list)) or len(kappa) != 3:
+        raise ParameterError(f"kappa = {kappa!r} is neither a KernelFamily nor (kappa_s, kappa_o, kappa_d)")
+    ks, ko, kd = (float(check_range(f"kappa[{k}]", v)) for k, v in enumerate(kappa))
     return ks, ko, kd
 
 
@@ -159,6 +161,7 @@ def margins(n: int, exception: tuple[int, int] | None, *, kappa, lam: float = 0.
 def pair_inputs(n: int, pairs, item_gram: NDArray | None = None) -> NDArray:
     r"""Correlations :math:`u_{pq} = (S_{ik} + S_{jl})/2` between pair inputs
     :math:`x_{(i,j)} = (s_i \oplus s_j)/\sqrt2`, items with Gram :math:`S` (identity: one-hot)."""
+    tt.check_task(n, None)
     s = np.eye(n) if item_gram is None else np.asarray(item_gram, float)
     if s.shape != (n, n) or not np.allclose(np.diag(s), 1.0, atol=1e-12):
         raise ParameterError(f"item_gram must be {n}x{n} with unit diagonal (unit-norm items); got shape {s.shape}")
@@ -209,6 +212,10 @@ def margin_threshold(n: int, exception, pair: tuple[int, int], *, mu_range=_THRE
                      grid: int = _THRESHOLD_GRID, xtol: float = 1e-14) -> list[float]:
     r"""Every :math:`\mu` in ``mu_range`` where the margin :math:`r_i - r_j` changes sign: a log-spaced
     scan, then :func:`scipy.optimize.brentq` on each bracket (to ``xtol`` relative)."""
+    tt.check_task(n, exception)
+    for position, item in enumerate(pair):
+        check_int(f"pair[{position}]", item, low=1, high=n)
+    check_int("grid", grid, low=2, high=100_000)
     mus = np.geomspace(*mu_range, grid)
     r = rank_solution(n, exception, mus)
     m = r[:, pair[0] - 1] - r[:, pair[1] - 1]

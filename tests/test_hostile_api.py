@@ -2,8 +2,12 @@
 
 Each public function has one valid call below (most recorded from the unit tests), and a test checks that the table
 covers every public function, so a new function needs a valid call here. Every argument of that call is then
-replaced by a string that creates a file if Python evaluates it (SymPy's ``sympify`` does, and so does arithmetic
-between a string and a SymPy object): no function may create it, whatever else it does with the string.
+replaced, in turn, by hostile values — NaN, ±inf, strings, lists, arrays with a shape or an extra axis, None,
+complex numbers, negative and huge sizes, SymPy's nan and oo — and the function must raise a
+:class:`~theory._validation.ParameterError` (or :class:`~solvers.SolverConvergenceError`) or return a result with no
+NaN in it, within :data:`SECONDS`. A string that creates a file if Python evaluates it (SymPy's ``sympify`` does, and
+so does arithmetic between a string and a SymPy object) must never create it. A hypothesis test draws arbitrary
+floats and integers (subnormal, huge, negative, NaN, ±inf) for a numeric argument of a random function.
 """
 from __future__ import annotations
 
@@ -20,6 +24,8 @@ import mpmath as mp
 import numpy as np
 import pytest
 import sympy as sp
+from hypothesis import given
+from hypothesis import strategies as st
 
 import solvers.augmentation as sa
 import solvers.grokking as gs
@@ -74,10 +80,10 @@ VALID: dict[str, Callable[[], dict]] = {
     'solvers.perceptron.franz_parisi': lambda: {'alpha': 0.5, 'distance': 0.33880731838822215, 'kappa_ref': 0.0},
     'solvers.perceptron.freezing_criterion': lambda: {'loss': 'step', 'beta': 2.0, 'variance': 0.0001, 'omega_var': 0.55},
     'solvers.perceptron.frozen_ground_state': lambda: {'alpha': 0.85},
-    'solvers.perceptron.local_entropy_curve': lambda: {'alpha': 0.74, 'beta': float('inf'), 'distances': (0.004, 0.006, 0.008, 0.01, 0.0125, 0.015, 0.02, 0.03)},
+    'solvers.perceptron.local_entropy_curve': lambda: {'alpha': 0.74, 'beta': float('inf'), 'distances': (0.01, 0.02)},
     'solvers.perceptron.max_margin': lambda: {'alpha': 0.3},
     'solvers.perceptron.microcanonical_storage': lambda: {'alpha': 0.5, 'train_error': 0.05},
-    'solvers.perceptron.ogp_gap': lambda: {'alpha': 0.74},
+    'solvers.perceptron.ogp_gap': lambda: {'alpha': 0.74, 'distances': (0.01, 0.02)},
     'solvers.perceptron.rs_storage': lambda: {'alpha': 0.5},
     'solvers.perceptron.storage_capacity': lambda: {},
     'solvers.perceptron.teacher_student_finite': lambda: {'alpha': 1.2, 'beta': 2.0},
@@ -233,7 +239,7 @@ VALID: dict[str, Callable[[], dict]] = {
                                                 'state_norm': 1.0},
     'solvers.perceptron.gaussian_average': lambda: {'fun': lambda z: z * z, 'n': 101},
     'solvers.perceptron.log_h': lambda: {'x': np.linspace(-3.0, 3.0, 7)},
-    'solvers.perceptron.ogp_threshold': lambda: {},
+    'solvers.perceptron.ogp_threshold': lambda: {'xtol': 0.1},  # no bisection step: the two ends only
     'solvers.perceptron.annealed_storage': lambda: {'alpha': 0.5, 'beta': 2.0},
     'solvers.perceptron.annealed_teacher_student': lambda: {'alpha': 0.5},
     'solvers.strata.optimal_gluing': lambda: {'X': np.diag([1.0, -1.0]), 'Y': np.diag([-1.0, 1.0])},
@@ -397,3 +403,27 @@ def test_no_argument_is_evaluated(key: str, tmp_path: Path, monkeypatch: pytest.
                 evaluated.append(arg)
                 (tmp_path / CANARY).unlink()
     assert not evaluated, f"{key} evaluated a string passed as {evaluated}"
+
+
+@pytest.mark.parametrize("key", sorted(VALID))
+def test_hostile_arguments(key: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every number, tuple and array argument of the valid call, replaced by each hostile value in turn."""
+    monkeypatch.chdir(tmp_path)
+    func, valid = _function(key), VALID[key]()
+    failures = [f"{arg} = {label}: {problem}" for arg, value in valid.items() for label, bad in _hostile(value)
+                if (problem := _attempt(func, {**valid, arg: bad}))]
+    assert not failures, f"{key}: " + "; ".join(failures)
+
+
+@given(data=st.data())
+def test_random_numbers(data: st.DataObject) -> None:
+    """Arbitrary floats (NaN, ±inf, subnormal, huge) and integers for one numeric argument of a random function."""
+    key = data.draw(st.sampled_from(sorted(VALID)), label="function")
+    valid = VALID[key]()
+    numeric = sorted(arg for arg, value in valid.items() if _is_number(value))
+    if not numeric:
+        return
+    arg = data.draw(st.sampled_from(numeric), label="argument")
+    bad = data.draw(st.one_of(st.floats(), st.integers(min_value=-(10**15), max_value=10**15)), label="value")
+    problem = _attempt(_function(key), {**valid, arg: bad})
+    assert problem is None, f"{key}({arg} = {bad!r}): {problem}"

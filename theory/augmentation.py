@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from theory._validation import ParameterError, check_range, checked_arguments, exact
+from theory._validation import ParameterError, check_int, check_range, checked_arguments, exact
 
 __all__ = [
     "ACTIVATIONS",
@@ -57,8 +57,7 @@ def helmert(k: int) -> sp.Matrix:
     >>> H = helmert(3); sp.simplify(H * H.T) == sp.eye(3)
     True
     """
-    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-        raise ParameterError(f"k = {k!r} is outside [1, inf) (integers)")
+    check_int("k", k, low=1, high=1000)  # k² exact entries
     rows = [[1 / sp.sqrt(k)] * k]
     for r in range(1, k):
         rows.append([sp.Integer(1) / sp.sqrt(r * (r + 1))] * r + [-sp.Integer(r) / sp.sqrt(r * (r + 1))]
@@ -81,6 +80,9 @@ def gaussian_kernel(activation: str, va: sp.Expr, vb: sp.Expr, c: sp.Expr) -> sp
     """
     _check_activation(activation)
     va, vb, c = exact("va", va), exact("vb", vb), exact("c", c)
+    check_range("va", va, low=0, low_open=True)
+    check_range("vb", vb, low=0, low_open=True)
+    check_range("c", c)
     if activation == "linear":
         return c
     if activation == "relu":
@@ -132,6 +134,7 @@ def hermite_coefficients(activation: str, noise_var: sp.Expr, shift: sp.Expr = 1
     _check_activation(activation)
     s2, c = exact("noise_var", noise_var), exact("shift", shift)
     check_range("noise_var", s2, low=0)
+    check_range("shift", c)
     tau2 = c**2 + s2
     mu0, mu0a = mean_value(activation, 1), mean_value(activation, tau2)
     mu1 = mean_slope(activation, 1)
@@ -199,6 +202,8 @@ def ridge_quadratic(gamma: sp.Expr, lam: sp.Expr) -> sp.Poly:
     r"""MP quadratic of ridge, :math:`\gamma\lambda q^2 + (1-\gamma+\lambda)q - 1`, for
     :math:`q = \operatorname{tr}(\hat\Sigma+\lambda)^{-1}/d` with γ = d/n."""
     gamma, lam = exact("gamma", gamma), exact("lam", lam)
+    check_range("gamma", gamma, low=0, low_open=True)
+    check_range("lam", lam, low=0)
     return sp.Poly(gamma * lam * q**2 + (1 - gamma + lam) * q - 1, q)
 
 

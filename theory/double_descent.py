@@ -67,6 +67,8 @@ def mp_edges(a: sp.Expr = alpha) -> tuple[sp.Expr, sp.Expr]:
 @checked_arguments
 def mp_density(x: sp.Expr = s, a: sp.Expr = alpha) -> sp.Expr:
     r"""Continuous part :math:`\sqrt{(s_+-s)(s-s_-)}/(2\pi s)` on :math:`[s_-, s_+]` (mass :math:`\min(\alpha, 1)`)."""
+    check_range("x", x)
+    check_range("alpha", a, low=0, low_open=True)
     lo, hi = mp_edges(a)
     return sp.sqrt((hi - x) * (x - lo)) / (2 * sp.pi * x)
 
@@ -74,6 +76,9 @@ def mp_density(x: sp.Expr = s, a: sp.Expr = alpha) -> sp.Expr:
 @checked_arguments
 def resolvent_quadratic(R: sp.Expr, zz: sp.Expr = z, a: sp.Expr = alpha) -> sp.Expr:
     r""":math:`z\hat R^2 + (z + \alpha - 1)\hat R - 1` (zero at the Stieltjes-type transform)."""
+    check_range("R", R, low=-1e154, high=1e154, why="its square must be a finite float")
+    check_range("z", zz)
+    check_range("alpha", a, low=0, low_open=True)
     return zz * R**2 + (zz + a - 1) * R - 1
 
 
@@ -98,6 +103,10 @@ def ridge_test_error(a: sp.Expr = alpha, lam: sp.Expr = lam_, signal: sp.Expr = 
     written through :math:`\hat R` (Hastie et al. 2019, Thm 1 in these units).
     """
     a, lam, signal, noise = (exact(name, v) for name, v in (("a", a), ("lam", lam), ("signal", signal), ("noise", noise)))
+    check_range("a", a, low=0, low_open=True)
+    check_range("lam", lam, low=0, low_open=True, why="λ = 0 is ridgeless_test_error")
+    check_range("signal", signal, low=0)
+    check_range("noise", noise, low=0)
     R = resolvent(lam_, a)
     dR = sp.diff(R, lam_)
     expr = -signal * lam_**2 * dR + noise * (R + lam_ * dR)
@@ -112,6 +121,7 @@ def ridgeless_test_error(a: sp.Expr = alpha, signal: sp.Expr = 1, noise: sp.Expr
     (3/2, 1)
     """
     a = exact("a", a)
+    check_range("a", a, low=0, low_open=True)
     if a == 1:
         return sp.oo
     if a.is_number:
@@ -144,6 +154,8 @@ def finite_n_ridgeless_test_error(n: int, p: int, signal: sp.Expr = 1, noise: sp
 def ridge_peak(lam: sp.Expr = lam_, noise: sp.Expr = 1) -> tuple[sp.Expr, sp.Expr]:
     r"""Location and height of the ridge variance peak in α: :math:`\alpha^* = 1 + \lambda`,
     :math:`\sigma^2[\sqrt{1+\lambda}/(2\sqrt\lambda) - \tfrac12]` (spec §3, checked exactly in the tests)."""
+    check_range("lam", lam, low=0, low_open=True)
+    check_range("noise", noise, low=0)
     return 1 + lam, noise * (sp.sqrt(1 + lam) / (2 * sp.sqrt(lam)) - sp.Rational(1, 2))
 
 
@@ -151,6 +163,8 @@ def ridge_peak(lam: sp.Expr = lam_, noise: sp.Expr = 1) -> tuple[sp.Expr, sp.Exp
 def ridge_variance_at_threshold(lam: sp.Expr = lam_, noise: sp.Expr = 1) -> sp.Expr:
     r"""Ridge variance at α = 1: :math:`\sigma^2[1/\sqrt{\lambda(\lambda+4)} + \sqrt\lambda/(2\sqrt{\lambda+4}) - \tfrac12]`
     :math:`\to \sigma^2/(2\sqrt\lambda)` (exponent ½)."""
+    check_range("lam", lam, low=0, low_open=True)
+    check_range("noise", noise, low=0)
     return noise * (1 / sp.sqrt(lam * (lam + 4)) + sp.sqrt(lam) / (2 * sp.sqrt(lam + 4)) - sp.Rational(1, 2))
 
 
@@ -194,6 +208,7 @@ def response_scaling_function(x: sp.Expr, branch: str) -> sp.Expr:
     r""":math:`R(\tau) \simeq \tau^{-1/2}\mathcal G_\pm(x)`, :math:`x = \tau(1-\sqrt\alpha)^2`:
     :math:`\mathcal G_+ = F = e^{-x}/\sqrt\pi - \sqrt x\,\mathrm{erfc}\sqrt x` (α > 1),
     :math:`\mathcal G_- = F + 2\sqrt x` (α < 1, the London plateau)."""
+    check_range("x", x, low=0)
     F = sp.exp(-x) / sp.sqrt(sp.pi) - sp.sqrt(x) * sp.erfc(sp.sqrt(x))
     if branch == "above":
         return F
@@ -211,6 +226,7 @@ def variance_scaling_function(x: sp.Expr) -> sp.Expr:
 
     with :math:`\Phi(0^+) = (4-2\sqrt2)/\sqrt\pi` and :math:`\Phi \to 1/(2\sqrt x)`.
     """
+    check_range("x", x, low=0, low_open=True, why="Φ(0⁺) is a limit; x = 0 itself is 0/0")
     r = sp.sqrt(x)
     return (1 / (2 * r) + sp.erfc(sp.sqrt(2) * r) / (2 * r) - sp.erfc(r) / r
             + 2 * r * (sp.erfc(sp.sqrt(2) * r) - sp.erfc(r)) + (2 * sp.exp(-x) - sp.sqrt(2) * sp.exp(-2 * x)) / sp.sqrt(sp.pi))
@@ -223,4 +239,6 @@ def fd_ratio(R_lag: sp.Expr, R_sum: sp.Expr) -> sp.Expr:
     X = 1 (FDT) when :math:`R(t+t') \to 0`; X = ½ on a frozen direction, where R ≡ 1.
     """
     R_lag, R_sum = exact("R_lag", R_lag), exact("R_sum", R_sum)
+    check_range("R_lag", R_lag, low=0, low_open=True, why="a response function is positive at lag ≥ 0")
+    check_range("R_sum", R_sum, low=0)
     return R_lag / (R_lag + R_sum)

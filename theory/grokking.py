@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from theory._validation import check_choice, check_range, checked_arguments, exact
+from theory._validation import check_choice, check_int, check_range, checked_arguments, exact
 
 __all__ = [
     "eta", "lam", "beta", "a", "r", "k", "h", "x", "L", "u",
@@ -73,6 +73,11 @@ _COUPLINGS = ("coupled", "decoupled")
 
 def _check_beta(value) -> None:
     check_range("beta", value, low=0, high=1, high_open=True)
+
+
+def _check_step(name: str, value) -> None:
+    """η·s or ηλ of a mode: in [0, 4], since a mode is unstable beyond a = 2(1 + β) < 4."""
+    check_range(name, value, low=0, high=4, why="a heavy-ball mode is unstable for a ≥ 2(1 + β), and 2(1 + β) < 4")
 
 
 @checked_arguments
@@ -132,6 +137,7 @@ def characteristic_roots(*, a: sp.Expr = a, beta: sp.Expr = beta) -> tuple[sp.Ex
     (3/4, 0)
     """
     _check_beta(beta)
+    _check_step("a", a)
     disc = sp.sqrt((1 + beta - a) ** 2 - 4 * beta)
     return ((1 + beta - a) + disc) / 2, ((1 + beta - a) - disc) / 2
 
@@ -214,6 +220,8 @@ def mode_multiplier_underdamped(k_value: sp.Expr = k, *, a: sp.Expr = a, beta: s
     >>> sp.nsimplify(sp.simplify(S.subs(k, 1)))
     1/2
     """
+    check_range("beta", beta, low=0, high=1, low_open=True, high_open=True, why="under-damping needs β > 0")
+    _check_step("a", a)
     omega = sp.acos((1 + beta - a) / (2 * sp.sqrt(beta)))
     return beta ** (k_value / 2) * (
         sp.sin((k_value + 1) * omega) - sp.sqrt(beta) * sp.sin(k_value * omega)
@@ -229,6 +237,7 @@ def slow_rate(*, eta_lam: sp.Expr = x, beta: sp.Expr = beta) -> sp.Expr:
     >>> slow_rate(eta_lam=sp.Rational(1, 4), beta=0)
     -log(3/4)
     """
+    _check_step("eta_lam", eta_lam)
     return -sp.log(characteristic_roots(a=eta_lam, beta=beta)[0])
 
 
@@ -251,6 +260,7 @@ def slow_rate_series(order: int = 3) -> sp.Expr:
     >>> sp.simplify(slow_rate_series(1) - x / (1 - beta))
     0
     """
+    check_int("order", order, low=1, high=12)
     # Expand in u = 1 - beta > 0 so SymPy knows the sign of the square root.
     expr = slow_rate(eta_lam=x, beta=1 - u)
     s = _series_in_x(expr, order)
@@ -267,6 +277,7 @@ def slow_root_amplitude(*, eta_lam: sp.Expr = x, beta: sp.Expr = beta) -> sp.Exp
     >>> slow_root_amplitude(eta_lam=sp.Rational(1, 4), beta=0)
     1
     """
+    _check_step("eta_lam", eta_lam)
     rp, rm = characteristic_roots(a=eta_lam, beta=beta)
     return sp.simplify((rp - beta) / (rp - rm))
 
@@ -284,6 +295,8 @@ def continuous_time_rate(*, eta_lam: sp.Expr = x, beta: sp.Expr = beta) -> sp.Ex
     >>> continuous_time_rate(eta_lam=sp.Rational(3, 16), beta=0)
     1/4
     """
+    _check_beta(beta)
+    _check_step("eta_lam", eta_lam)
     return ((1 - beta) - sp.sqrt((1 - beta) ** 2 - 4 * eta_lam)) / 2
 
 
@@ -298,6 +311,8 @@ def grokking_time(*, eta_lam: sp.Expr = x, beta: sp.Expr = beta, log_ratio: sp.E
     >>> sp.simplify(grokking_time(eta_lam=sp.Rational(1, 2), beta=0, log_ratio=sp.log(8)))
     3
     """
+    _check_step("eta_lam", eta_lam)
+    check_range("log_ratio", log_ratio)
     return (log_ratio + sp.log(slow_root_amplitude(eta_lam=eta_lam, beta=beta))) / slow_rate(
         eta_lam=eta_lam, beta=beta
     )
@@ -320,6 +335,7 @@ def grokking_time_expansion(order: int = 0) -> sp.Expr:
     >>> sp.simplify(e - ((1 - beta) / x * L - (1 + beta) / (2 * (1 - beta)) * L + beta / (1 - beta)))
     0
     """
+    check_int("order", order, low=0, high=12)
     expr = grokking_time(eta_lam=x, beta=1 - u, log_ratio=L)
     s = sp.series(expr, x, 0, order + 1).removeO()
     return sp.expand(sp.simplify(s)).subs(u, 1 - beta)
@@ -337,6 +353,8 @@ def decoupled_null_multiplier(k_value: sp.Expr = k, *, eta_lam: sp.Expr = x) -> 
     >>> decoupled_null_multiplier(3, eta_lam=sp.Rational(1, 2))
     1/8
     """
+    check_range("k_value", k_value, low=0, high=10**6)
+    _check_step("eta_lam", eta_lam)
     return (1 - eta_lam) ** k_value
 
 
@@ -350,4 +368,6 @@ def coupled_decoupled_ratio(*, eta_lam: sp.Expr = x, beta: sp.Expr = beta) -> sp
     >>> sp.limit(coupled_decoupled_ratio(eta_lam=x, beta=1 - u), x, 0)
     1/u
     """
+    _check_beta(beta)
+    check_range("eta_lam", eta_lam, low=0, high=4, low_open=True, why="the ratio is 0/0 at ηλ = 0")
     return sp.log(characteristic_roots(a=eta_lam, beta=beta)[0]) / sp.log(1 - eta_lam)

@@ -26,7 +26,7 @@ from typing import Callable
 import mpmath as mp
 import sympy as sp
 
-from theory._validation import ParameterError, check_range, checked_arguments, exact
+from theory._validation import ParameterError, check_int, check_range, checked_arguments, exact
 
 __all__ = [
     "annealed_storage_entropy",
@@ -59,7 +59,9 @@ def annealed_storage_entropy(alpha: sp.Expr, kappa: sp.Expr = 0) -> sp.Expr:
     log(2)/2
     """
     check_range("alpha", alpha, low=0)
-    return sp.simplify(sp.log(2) + exact("alpha", alpha) * sp.log(gaussian_tail(kappa)))
+    alpha = exact("alpha", alpha)
+    check_range("alpha", alpha, low=0, high=10**4, why="simplify expands 2^(1 − α) into an integer of ~0.3α digits")
+    return sp.simplify(sp.log(2) + alpha * sp.log(gaussian_tail(kappa)))
 
 
 @checked_arguments
@@ -76,6 +78,9 @@ def annealed_storage_capacity(kappa: sp.Expr = 0) -> sp.Expr:
 def binary_entropy(p: sp.Expr) -> sp.Expr:
     """H₂(p) = −p ln p − (1 − p) ln(1 − p) in nats."""
     p = exact("p", p)
+    check_range("p", p, low=0, high=1)
+    if p.is_zero or (1 - p).is_zero:
+        return sp.Integer(0)  # the limit: 0·ln 0 = 0
     return -p * sp.log(p) - (1 - p) * sp.log(1 - p)
 
 
@@ -84,6 +89,8 @@ def annealed_teacher_student_potential(r: sp.Expr, alpha: sp.Expr) -> sp.Expr:
     r""":math:`H_2(\frac{1+R}2) + \alpha\ln(1 - \arccos(R)/\pi)`: first moment of the number of students at
     overlap R with the teacher that classify all M patterns like it (per weight)."""
     r, alpha = exact("r", r), exact("alpha", alpha)
+    check_range("r", r, low=-1, high=1)
+    check_range("alpha", alpha, low=0)
     return binary_entropy((1 + r) / 2) + alpha * sp.log(1 - sp.acos(r) / sp.pi)
 
 
@@ -98,6 +105,7 @@ def annealed_teacher_student(*, digits: int = 30) -> tuple[mp.mpf, mp.mpf]:
     >>> mp.nstr(a, 8), mp.nstr(r, 4)
     ('1.4479664', '0.6976')
     """
+    check_int("digits", digits, low=5, high=1000)
     rr, aa = sp.symbols("R alpha", real=True)
     pot = annealed_teacher_student_potential(rr, aa)
     f1 = sp.lambdify((rr, aa), pot, "mpmath")
@@ -152,7 +160,10 @@ def annealed_microcanonical_entropy(alpha: sp.Expr, eps: sp.Expr) -> sp.Expr:
     r"""First-moment entropy of configurations with a fraction ε of the M = αN patterns misclassified (κ = 0):
     :math:`\ln2 + \alpha[H_2(\epsilon) - \ln2]` — every pattern is an error with probability ½ for any W. It is
     the Legendre transform of :math:`\phi_{ann}(\beta) = \ln2 + \alpha\ln\frac{1+e^{-\beta}}2` (tested)."""
-    return sp.log(2) + exact("alpha", alpha) * (binary_entropy(eps) - sp.log(2))
+    alpha = exact("alpha", alpha)
+    check_range("alpha", alpha, low=0)
+    check_range("eps", eps, low=0, high=1)
+    return sp.log(2) + alpha * (binary_entropy(eps) - sp.log(2))
 
 
 @checked_arguments
@@ -170,6 +181,9 @@ def rs_storage_action(alpha: sp.Expr, beta: sp.Expr, kappa: sp.Expr = 0) -> tupl
     q, qhat = sp.symbols("q qhat", positive=True)
     z = sp.Symbol("z", real=True)
     beta, kappa, alpha = exact("beta", beta), exact("kappa", kappa), exact("alpha", alpha)
+    check_range("alpha", alpha, low=0)
+    check_range("beta", beta, low=0, low_open=True, infinite=True)
+    check_range("kappa", kappa)
     eps = 0 if beta == sp.oo else sp.exp(-beta)
     u = (kappa + sp.sqrt(q) * z) / sp.sqrt(1 - q)
     f_e = sp.log(eps + (1 - eps) * gaussian_tail(u))
@@ -180,6 +194,10 @@ def rs_storage_action(alpha: sp.Expr, beta: sp.Expr, kappa: sp.Expr = 0) -> tupl
 def rs_storage_stationarity(q: sp.Expr, qhat: sp.Expr, alpha: sp.Expr, beta: sp.Expr, kappa: sp.Expr = 0, *, digits: int = 20) -> tuple[mp.mpf, mp.mpf]:
     r"""(∂φ/∂q, ∂φ/∂q̂) of :func:`rs_storage_action` at (q, q̂): the derivatives are taken by SymPy under the
     Gaussian integral and integrated by mpmath (tanh-sinh, ``digits``). Both vanish at a saddle point."""
+    check_range("q", q, low=0, high=1, low_open=True, high_open=True)
+    check_range("qhat", qhat, low=0, low_open=True)
+    check_range("kappa", kappa, low=-10, high=10)
+    check_int("digits", digits, low=5, high=1000)
     c, f_s, f_e, (qs, qh, z) = rs_storage_action(alpha, beta, kappa)
     point = {qs: sp.Float(q, digits + 5), qh: sp.Float(qhat, digits + 5)}
     out = []
@@ -196,6 +214,7 @@ def rs_storage_stationarity(q: sp.Expr, qhat: sp.Expr, alpha: sp.Expr, beta: sp.
 @checked_arguments
 def gaussian_average_mp(fun: Callable[[mp.mpf], mp.mpf], *, digits: int = 25, breakpoints=(0,)) -> mp.mpf:
     r""":math:`\int Dz\,f(z)` by mpmath tanh-sinh quadrature at ``digits`` (split at ``breakpoints``)."""
+    check_int("digits", digits, low=5, high=1000)
     with mp.workdps(digits):
         pts = [-mp.inf, *[mp.mpf(b) for b in breakpoints], mp.inf]
         return mp.quad(lambda z: fun(z) * mp.npdf(z), pts)

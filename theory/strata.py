@@ -21,6 +21,7 @@ Burnside, *Theory of groups of finite order* (1911), §223 (class-algebra charac
 from __future__ import annotations
 
 import itertools
+import math
 from collections import Counter
 from dataclasses import dataclass
 from typing import Callable, Sequence
@@ -79,6 +80,20 @@ def q8_target(d: int) -> list[sp.ImmutableMatrix]:
 
 
 # =========================================================================== strata and gaps
+#: the most multiplicity vectors (strata, components) an exact enumeration lists
+MAX_ENUMERATED = 10**6
+
+
+def _check_enumeration(m: int, d: int) -> None:
+    """Refuse (m, d) whose C(m + d − 1, d) multiplicity vectors exceed :data:`MAX_ENUMERATED`."""
+    check_int("m", m, low=1)
+    check_int("d", d, low=1)
+    count = math.comb(m + d - 1, d)
+    if count > MAX_ENUMERATED:
+        raise ParameterError(f"(m, d) = ({m}, {d}) has {count} multiplicity vectors: more than the "
+                             f"{MAX_ENUMERATED} an exact enumeration lists")
+
+
 @checked_arguments
 def cyclic_strata(m: int, d: int) -> list[tuple[int, ...]]:
     r"""Strata of :math:`\mathrm{Hom}(\mathbb Z_m, U(d))` as multiplicity vectors (sorted, descending lex).
@@ -91,6 +106,7 @@ def cyclic_strata(m: int, d: int) -> list[tuple[int, ...]]:
     >>> len(cyclic_strata(3, 3))
     10
     """
+    _check_enumeration(m, d)
     check_int("m", m, low=1)
     check_int("d", d, low=0)
     out = [tuple(Counter(c).get(k, 0) for k in range(m)) for c in itertools.combinations_with_replacement(range(m), d)]
@@ -165,6 +181,8 @@ def restrict_to_subgroup(n: Sequence[int], a: int, c: int) -> tuple[int, ...]:
 
     :math:`\omega_a^k \mapsto \omega_a^{k a/c} = \omega_c^{k \bmod c}`.
     """
+    check_int("a", a, low=1)
+    check_int("c", c, low=1)
     if a % c:
         raise ParameterError(f"c = {c} must divide a = {a} (Z_c embeds in Z_a only then)")
     out = [0] * c
@@ -191,6 +209,7 @@ def amalgam_components(a: int, b: int, c: int, d: int) -> int:
     check_int("d", d, low=1)
     if a % c or b % c:
         raise ParameterError(f"c = {c} must divide a = {a} and b = {b}")
+    _check_enumeration(max(a, b), d)
     ra = Counter(restrict_to_subgroup(n, a, c) for n in cyclic_strata(a, d))
     rb = Counter(restrict_to_subgroup(n, b, c) for n in cyclic_strata(b, d))
     return sum(ra[s] * rb[s] for s in ra)
@@ -203,6 +222,10 @@ def amalgam_abelianisation_order(a: int, b: int, c: int) -> int:
     Independent check of :func:`amalgam_components` at d = 1, where components are the points of
     :math:`\mathrm{Hom}(\Gamma^{ab}, U(1))`, i.e. :math:`|\Gamma^{ab}|` of them.
     """
+    for name, value in (("a", a), ("b", b), ("c", c)):
+        check_int(name, value, low=1)
+    if a % c or b % c:
+        raise ParameterError(f"c = {c} must divide a = {a} and b = {b}")
     from sympy.matrices.normalforms import smith_normal_form
 
     rel = sp.Matrix([[a, 0], [0, b], [a // c, -(b // c)]])
@@ -221,7 +244,9 @@ def hom_components_by_stratum(G: FiniteGroup, d: int, c: int, m: int) -> Counter
     summing to d; :math:`\rho_\chi(c) = \omega_m^{j_\chi} I` (Schur), so the stratum is
     :math:`\sum_\chi \chi(1)\, e_{j_\chi}`.
     """
-    check_int("d", d, low=1)
+    check_int("c", c, low=0, high=G.order - 1)
+    check_int("m", m, low=1)
+    _check_enumeration(max(m, len(irreducible_characters(G).degrees)), d)
     ch = irreducible_characters(G)
     out: Counter = Counter()
     irr = range(len(ch.degrees))
@@ -243,6 +268,7 @@ def q8_obstruction(d: int) -> dict[int, int]:
     Only the 2-dim irrep carries −1, so m is always even: an overlap in an odd-m stratum cannot
     extend to a Q8 representation (spec §2.2). At d = 2: {0: 10, 2: 1}, nothing at m = 1.
     """
+    _check_enumeration(5, d)  # Q8 has 5 irreps
     G = quaternion_group()
     counts = hom_components_by_stratum(G, d, G.index("-1"), 2)
     return {n[1]: k for n, k in sorted(counts.items(), key=lambda t: t[0][1])}
@@ -258,6 +284,10 @@ def faithful_module_strata(G: FiniteGroup, region: frozenset[int], overlap: froz
     intersect trivially. ``c`` generates the cyclic overlap C (None when C is trivial: one stratum,
     the empty vector ``()``).
     """
+    check_int("d", d, low=1)
+    if c is not None:
+        check_int("c", c, low=0, high=G.order - 1)
+    _check_enumeration(len(region), d)
     e, chars = abelian_characters(G, region)
     if c is None:
         if len(overlap) != 1:

@@ -30,7 +30,7 @@ import networkx as nx
 import sympy as sp
 from sympy.polys.matrices import DomainMatrix
 
-from theory._validation import ParameterError, check_int, checked_arguments, exact
+from theory._validation import ParameterError, check_int, check_range, checked_arguments, exact
 
 __all__ = [
     "mu",
@@ -75,6 +75,19 @@ def check_task(n: int, exception: tuple[int, int] | None) -> None:
     a, b = exception
     check_int("exception[0] (a)", a, low=1, high=n - 2)
     check_int("exception[1] (b)", b, low=a + 2, high=n)
+
+
+def _check_pair(n: int, pair: tuple[int, int]) -> None:
+    """A pair of distinct items (i, j) of a list of n."""
+    i = check_int("pair[0] (i)", pair[0], low=1, high=n)
+    check_int("pair[1] (j)", pair[1], low=1, high=n)
+    if pair[1] == i:
+        raise ParameterError(f"pair = {tuple(pair)} compares an item with itself")
+
+
+def _check_mu(mu_value: sp.Expr, *, positive: bool = False) -> None:
+    check_range("mu_value", mu_value, low=0, low_open=positive,
+                why="the Green function needs μ > 0" if positive else "the ridge μ of the rank problem is ≥ 0")
 
 
 @dataclass(frozen=True)
@@ -193,6 +206,7 @@ def pair_category(i: int, j: int, n: int, exception: tuple[int, int] | None) -> 
 @checked_arguments
 def pairs_by_category(n: int, exception: tuple[int, int] | None) -> dict[str, list[tuple[int, int]]]:
     """Unordered pairs ``i < j`` grouped by :func:`pair_category`."""
+    check_task(n, exception)
     out: dict[str, list[tuple[int, int]]] = {c: [] for c in CATEGORIES}
     for i in range(1, n + 1):
         for j in range(i + 1, n + 1):
@@ -299,6 +313,7 @@ def graph_laplacian(n: int, exception: tuple[int, int] | None) -> sp.Matrix:
 @checked_arguments
 def source_vector(n: int, exception: tuple[int, int] | None) -> sp.Matrix:
     r""":math:`\beta = D^\top y = e_1 - e_n - e_a + e_b`."""
+    check_task(n, exception)
     v = sp.zeros(n, 1)
     v[0] += 1
     v[n - 1] -= 1
@@ -329,6 +344,7 @@ def rank_solution(n: int, exception: tuple[int, int] | None, mu_value: sp.Expr =
     >>> rank_solution(4, None, 0).T   # additive limit: linear ranks (n+1)/2 - i
     Matrix([[3/2, 1/2, -1/2, -3/2]])
     """
+    _check_mu(mu_value)
     check_task(n, exception)
     mu_value = exact("mu_value", mu_value, rational=True)
     if mu_value == 0:
@@ -344,6 +360,8 @@ def rank_margin(n: int, exception: tuple[int, int] | None, pair: tuple[int, int]
     >>> rank_margin(9, (4, 6), (3, 7))
     -2*(mu - 1)/(mu**3 + 6*mu**2 + 7*mu + 1)
     """
+    check_task(n, exception)
+    _check_pair(n, pair)
     r = rank_solution(n, exception, mu_value)
     return sp.factor(r[pair[0] - 1] - r[pair[1] - 1])
 
@@ -352,6 +370,8 @@ def rank_margin(n: int, exception: tuple[int, int] | None, pair: tuple[int, int]
 def threshold_polynomial(n: int, exception: tuple[int, int] | None, pair: tuple[int, int]) -> sp.Poly:
     r"""Numerator of :math:`r_i - r_j` as a polynomial in :math:`\mu` (its sign changes are the flips;
     the denominator :math:`\det(L_G+\mu I)` is positive for :math:`\mu > 0`)."""
+    check_task(n, exception)
+    _check_pair(n, pair)
     num, den = sp.fraction(sp.together(rank_margin(n, exception, pair)))
     if sp.Poly(den, mu).LC() < 0:
         num = -num
@@ -367,6 +387,8 @@ def thresholds(n: int, exception: tuple[int, int] | None, pair: tuple[int, int])
     >>> thresholds(9, (4, 6), (3, 7))
     [1]
     """
+    check_task(n, exception)
+    _check_pair(n, pair)
     poly = threshold_polynomial(n, exception, pair)
     if poly.is_zero:
         return []
@@ -386,6 +408,7 @@ def cross_section_threshold(n: int, exception: tuple[int, int]) -> sp.Expr:
     >>> cross_section_threshold(9, (4, 6))
     1
     """
+    check_task(n, exception)
     best = sp.oo
     for pair in pairs_by_category(n, exception)["cross"]:
         for rt in thresholds(n, exception, pair):
@@ -403,6 +426,8 @@ def no_exception_ranks(n: int, mu_value: sp.Expr = mu) -> sp.Matrix:
     >>> [float(v) for v in no_exception_ranks(3, 1)]   # doctest: +ELLIPSIS
     [0.5, 0.0, -0.5]
     """
+    check_task(n, None)
+    _check_mu(mu_value, positive=True)
     theta = sp.acosh(1 + exact("mu_value", mu_value, rational=True) / 2)
     return sp.Matrix([sp.sinh((sp.Rational(n + 1, 2) - i) * theta) / (2 * sp.sinh(theta / 2) * sp.cosh(n * theta / 2))
                       for i in range(1, n + 1)])
@@ -413,6 +438,8 @@ def green_function(n: int, mu_value: sp.Expr = mu) -> sp.Matrix:
     r"""Product form of :math:`G_0 = (L_\mathrm{path} + \mu I)^{-1}` (spec §2.3):
     :math:`G_{0,ij} = \phi(\min)\psi(\max)/N`, :math:`\phi(k) = \cosh((k-\frac12)\theta)`,
     :math:`\psi(k) = \cosh((n-k+\frac12)\theta)`, :math:`N = \sinh\theta\,\sinh n\theta`."""
+    check_task(n, None)
+    _check_mu(mu_value, positive=True)
     theta = sp.acosh(1 + exact("mu_value", mu_value, rational=True) / 2)
     phi = lambda k: sp.cosh((k - sp.Rational(1, 2)) * theta)  # noqa: E731
     psi = lambda k: sp.cosh((n - k + sp.Rational(1, 2)) * theta)  # noqa: E731
@@ -425,6 +452,8 @@ def dipole_ranks(n: int, exception: tuple[int, int], mu_value: sp.Expr = mu) -> 
     r"""Sherman–Morrison form with the exception (spec §2.3): :math:`r = r^0 - \gamma w`,
     :math:`w = G_0(e_a - e_b)`, :math:`\gamma = (1+\Delta_0)/(1+\Delta_w)`,
     :math:`\Delta_0 = r^0_a - r^0_b`, :math:`\Delta_w = w_a - w_b`."""
+    check_task(n, exception)
+    _check_mu(mu_value, positive=True)
     a, b = exception
     r0 = no_exception_ranks(n, mu_value)
     g0 = green_function(n, mu_value)
