@@ -21,7 +21,8 @@ transitive
 _groups
     Finite groups as integer tables: closure, Todd–Coxeter, subgroup lattices, certified characters.
 _validation
-    Input validation shared by every layer (:class:`ParameterError` names the parameter, value and range).
+    Input validation shared by every layer: :class:`ParameterError` (names the parameter, value and range), the
+    argument gate ``checked_arguments`` of every public function, ``check_range``, ``check_int``, ``exact``.
 """
 from theory._validation import ParameterError
 
