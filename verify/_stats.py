@@ -44,7 +44,6 @@ __all__ = [
     "Z_POWER",
     "Comparison",
     "compare",
-    "bootstrap_se",
     "mean_and_stderr",
     "stderr",
     "LinearFit",
@@ -221,27 +220,15 @@ def mean_and_stderr(samples: ArrayLike, axis: int = 0) -> tuple[NDArray, NDArray
     return x.mean(axis=axis), stderr(x, axis=axis), x.shape[axis]
 
 
-def bootstrap_se(statistic, data: NDArray, *, rng: np.random.Generator, n_boot: int = 2000) -> NDArray:
-    """Bootstrap standard error of ``statistic(data)`` resampling rows of ``data``.
-
-    Returns the standard deviation of the bootstrap replicates (the percentile interval is returned
-    by callers that need it).
-    """
-    n = data.shape[0]
-    reps = np.array([statistic(data[rng.integers(0, n, n)]) for _ in range(n_boot)])
-    return reps.std(axis=0, ddof=1)
-
-
 def binomial_interval(successes: int, trials: int, confidence: float = 0.95) -> tuple[float, float]:
-    """Clopper–Pearson interval for a binomial proportion.
+    """Clopper–Pearson (exact) interval for a binomial proportion: SciPy's
+    ``binomtest(successes, trials).proportion_ci(confidence, method="exact")``.
 
     >>> binomial_interval(0, 200)[1] < 0.02
     True
     """
-    a = 1 - confidence
-    lo = 0.0 if successes == 0 else float(stats.beta.ppf(a / 2, successes, trials - successes + 1))
-    hi = 1.0 if successes == trials else float(stats.beta.ppf(1 - a / 2, successes + 1, trials - successes))
-    return lo, hi
+    ci = stats.binomtest(successes, trials).proportion_ci(confidence_level=confidence, method="exact")
+    return float(ci.low), float(ci.high)
 
 
 @dataclass(frozen=True)

@@ -334,3 +334,16 @@ def test_verdict_keys_are_digests_never_paths(tmp_path):
     verdict.write_text(text[: len(text) // 2])
     with pytest.warns(ResultIntegrityWarning, match=r"treated as missing \(`gentheory run` recomputes it\)"):
         assert store.load_verdict(claim.id, "quick") is None
+
+
+@pytest.mark.parametrize("trials", [10, 200, 1024, 2048, 8192])
+def test_binomial_interval_is_the_beta_quantile_clopper_pearson(trials):
+    """SciPy's exact interval equals the textbook Beta-quantile form on the sizes the claims and calibration use, to
+    the root finder's tolerance (SciPy solves for the bounds with brentq, xtol 2e-12)."""
+    from scipy import stats
+
+    for k in sorted({0, 1, 2, trials // 3, trials // 2, trials - 1, trials}):
+        lo, hi = binomial_interval(k, trials)
+        ref_lo = 0.0 if k == 0 else stats.beta.ppf(0.025, k, trials - k + 1)
+        ref_hi = 1.0 if k == trials else stats.beta.ppf(0.975, k + 1, trials - k)
+        assert abs(lo - ref_lo) <= 2e-12 and abs(hi - ref_hi) <= 2e-12, (k, lo, ref_lo, hi, ref_hi)
