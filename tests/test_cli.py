@@ -51,6 +51,15 @@ def test_deliberately_wrong_theory_makes_run_exit_nonzero(tmp_path, monkeypatch)
     assert ResultStore(tmp_path).load_verdict("grokking.slow_rate", "quick").status == "FAIL"
 
 
+def test_version_prints_the_installed_version(capsys):
+    import importlib.metadata as md
+
+    with pytest.raises(SystemExit) as stop:
+        main(["--version"])
+    assert stop.value.code == 0
+    assert capsys.readouterr().out.strip() == f"gentheory {md.version('gentheory')}"
+
+
 def test_run_without_ids_is_a_usage_error():
     out = run_cli("run")
     assert out.returncode == 2 and "--all" in out.stderr

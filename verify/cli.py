@@ -118,8 +118,20 @@ def _add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--scale", default="quick", choices=("quick", "paper"), help="simulation scale (default: %(default)s)")
 
 
+def _version() -> str:
+    """The installed distribution's version (``unknown`` when the source tree runs uninstalled)."""
+    import importlib.metadata as md
+
+    try:
+        return md.version("gentheory")
+    except md.PackageNotFoundError:
+        return "unknown (not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="gentheory", description="Verify generalization-theory claims against simulation.")
+    parser.add_argument("--version", action="version", version=f"gentheory {_version()}",
+                        help="print the installed version and exit")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("list", help="list registered claims")
