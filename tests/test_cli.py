@@ -1,4 +1,5 @@
 """The CLI end to end: list, run --json, report, figures, exit codes, resume after SIGKILL."""
+import argparse
 import json
 import os
 import signal
@@ -8,7 +9,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 
 from verify import ResultStore, get_claim
 from verify.cli import main
@@ -58,6 +58,24 @@ def test_version_prints_the_installed_version(capsys):
         main(["--version"])
     assert stop.value.code == 0
     assert capsys.readouterr().out.strip() == f"gentheory {md.version('gentheory')}"
+
+
+def test_figures_list_names_every_figure(capsys):
+    from verify.figures import FIGURES
+
+    assert main(["figures", "--list"]) == 0
+    names = [line.split()[0] for line in capsys.readouterr().out.splitlines()]
+    assert names == sorted(FIGURES)
+
+
+def test_every_option_has_help_text():
+    from verify.cli import build_parser
+
+    parser = build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    missing = [f"{name} {opt.option_strings or opt.dest}" for name, sub in commands.choices.items()
+               for opt in sub._actions if not opt.help]
+    assert not missing, missing
 
 
 def test_run_without_ids_is_a_usage_error():

@@ -142,14 +142,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--all", action="store_true", help="every registered claim")
     _add_common(p)
     p.add_argument("--json", action="store_true", help="print {'verdicts': [...]} as JSON")
-    p.add_argument("--workers", type=_int_at_least(1), default=None, help="worker processes (default: cores)")
-    p.add_argument("--executor", default="process", choices=EXECUTORS, help="default: %(default)s")
-    p.add_argument("--scheduler", type=_scheduler_address, default=None,
-                   help="address of an existing dask scheduler, tcp://HOST:PORT (with --executor dask)")
+    _add_execution(p)
     p.add_argument("--seed", type=_int_at_least(0), default=0, help="base seed (default: %(default)s)")
     p.add_argument("--fresh", action="store_true", help="recompute instead of resuming from stored points")
-    p.add_argument("--alpha", type=_probability, default=1e-3, help="family-wise false-alarm budget per claim")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
     p = sub.add_parser("calibrate", help="false-alarm rate and power of claims over independent seeds")
     p.add_argument("ids", nargs="*", help="claim ids or study names")
@@ -158,12 +153,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seeds", type=_int_at_least(1), default=None, help="independent base seeds per claim")
     p.add_argument("--first-seed", type=_int_at_least(0), default=0,
                    help="use base seeds 1 000 000 + first-seed + (0 … seeds−1) (default: %(default)s)")
-    p.add_argument("--workers", type=_int_at_least(1), default=None)
-    p.add_argument("--executor", default="process", choices=EXECUTORS)
-    p.add_argument("--scheduler", type=_scheduler_address, default=None)
-    p.add_argument("--alpha", type=_probability, default=1e-3)
-    p.add_argument("--json", action="store_true")
-    p.add_argument("--no-progress", action="store_true")
+    _add_execution(p)
+    p.add_argument("--json", action="store_true", help="print the calibration rows as JSON")
     p.add_argument("--stored-only", action="store_true",
                    help="compute nothing: assess the seeds of the range whose points are all stored (a calibration "
                         "stopped or still running); the row's seed ranges say which")
@@ -172,12 +163,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("report", help="print the markdown report of stored verdicts")
     _add_common(p)
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the stored verdicts as JSON instead")
 
     p = sub.add_parser("figures", help="export paper figures from stored results")
     _add_common(p)
-    p.add_argument("--style", default="neurips", choices=tuple(STYLES))
-    p.add_argument("--format", nargs="+", default=["pdf", "png"], choices=("pdf", "png", "svg"))
+    p.add_argument("--style", default="neurips", choices=tuple(STYLES),
+                   help="venue: page sizes and fonts of its template (default: %(default)s)")
+    p.add_argument("--format", nargs="+", default=["pdf", "png"], choices=("pdf", "png", "svg"),
+                   help="file formats to write (default: pdf png)")
+    p.add_argument("--list", action="store_true", help="list the figure names with the claims each draws, and exit")
     p.add_argument("--out", type=_directory_name, default="figures", help="output directory (default: %(default)s)")
     p.add_argument("--only", nargs="*", default=None, help="figure names (default: all)")
 
@@ -185,8 +179,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("first", help="results directory written by one version of the code")
     p.add_argument("second", help="results directory written by the other")
     p.add_argument("--scale", default="quick", choices=("quick", "paper"), help="simulation scale (default: %(default)s)")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the comparison as JSON")
     return parser
+
+
+def _add_execution(p: argparse.ArgumentParser) -> None:
+    """Options of the commands that compute points (run, calibrate): where and how they run."""
+    p.add_argument("--workers", type=_int_at_least(1), default=None, help="worker processes (default: cores)")
+    p.add_argument("--executor", default="process", choices=EXECUTORS,
+                   help="serial, a process pool, or dask (default: %(default)s)")
+    p.add_argument("--scheduler", type=_scheduler_address, default=None,
+                   help="address of an existing dask scheduler, tcp://HOST:PORT (with --executor dask)")
+    p.add_argument("--alpha", type=_probability, default=1e-3,
+                   help="family-wise false-alarm budget per claim (default: %(default)s)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
 def _cmd_list(args: argparse.Namespace) -> int:
@@ -350,6 +356,12 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
 
 def _cmd_figures(args: argparse.Namespace) -> int:
+    if args.list:
+        from verify.figures import FIGURES
+
+        for name, spec in sorted(FIGURES.items()):
+            print(f"{name:32s} {', '.join(spec.claims) or '(theory only)'}")
+        return 0
     problem = _writable_directory(args.out, "--out")
     if problem:
         print(f"gentheory figures: {problem}", file=sys.stderr)
