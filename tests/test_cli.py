@@ -78,6 +78,15 @@ def test_every_option_has_help_text():
     assert not missing, missing
 
 
+def test_a_run_outside_a_terminal_logs_one_line_per_finished_claim(tmp_path, capsys):
+    """No terminal (logs, nohup, CI): no bar, one stderr line per claim as its last point finishes."""
+    assert main(["run", "grokking.slow_rate", "grokking.double_root", "--executor", "serial",
+                 "--results", str(tmp_path)]) == 0
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert [line.split(": ")[1].split()[0] for line in lines] == ["grokking.slow_rate", "grokking.double_root"], lines
+    assert lines[-1].startswith("gentheory run (quick): grokking.double_root computed (14/14 points"), lines
+
+
 def test_run_without_ids_is_a_usage_error():
     out = run_cli("run")
     assert out.returncode == 2 and "--all" in out.stderr

@@ -11,12 +11,13 @@ memory stays in the process for the next step (:func:`_keep_freed_memory`).
 """
 from __future__ import annotations
 
+import collections
 import concurrent.futures as cf
 import contextlib
-import math
 import ctypes
 import functools
 import logging
+import math
 import multiprocessing
 import sys
 import time
@@ -303,6 +304,47 @@ def interrupts_raise() -> contextlib.AbstractContextManager[None]:
     return _signal_handler(signal.SIGTERM, _raise_keyboard_interrupt)
 
 
+def _in_notebook() -> bool:
+    """True inside a Jupyter kernel, where stderr is no terminal but tqdm.auto draws a widget."""
+    shell = sys.modules.get("IPython")
+    ipython = getattr(shell, "get_ipython", lambda: None)() if shell is not None else None
+    return ipython is not None and "IPKernelApp" in getattr(ipython, "config", {})
+
+
+class _Progress:
+    """What a run shows while it computes: a tqdm bar (a terminal or a notebook), one stderr line per finished
+    claim and a points count at most every ``every`` seconds (logs, ``nohup``, CI), or nothing (``progress=False``)."""
+
+    def __init__(self, tasks: Sequence[tuple[str, Any, int]], desc: str, progress: bool | None, every: float = 60.0):
+        from tqdm.auto import tqdm
+
+        interactive = sys.stderr.isatty() or _in_notebook()
+        self.log = progress is None and not interactive
+        self.bar = tqdm(total=len(tasks), desc=desc, unit="pt",
+                        disable=not (interactive if progress is None else progress))
+        self.desc, self.total, self.done, self.every = desc, len(tasks), 0, every
+        self.left = collections.Counter(cid for cid, _, _ in tasks)
+        self.t0 = self.last = time.perf_counter()
+
+    def update(self, claim_id: str) -> None:
+        self.bar.update(1)
+        self.done += 1
+        self.left[claim_id] -= 1
+        if not self.log:
+            return
+        now = time.perf_counter()
+        if self.left[claim_id] == 0:
+            print(f"{self.desc}: {claim_id} computed ({self.done}/{self.total} points, {now - self.t0:.0f} s)",
+                  file=sys.stderr, flush=True)
+            self.last = now
+        elif now - self.last >= self.every:
+            print(f"{self.desc}: {self.done}/{self.total} points ({now - self.t0:.0f} s)", file=sys.stderr, flush=True)
+            self.last = now
+
+    def close(self) -> None:
+        self.bar.close()
+
+
 def execute_points(
     tasks: Sequence[tuple[str, Any, int]],
     *,
@@ -316,11 +358,9 @@ def execute_points(
 ) -> None:
     """Evaluate ``(claim_id, params, base_seed)`` tasks on an executor, calling ``on_done(point)`` in
     this process as each finishes (so results can be stored at once; an interrupt loses only what
-    was still running)."""
-    from tqdm.auto import tqdm
-
-    show = sys.stderr.isatty() if progress is None else progress
-    bar = tqdm(total=len(tasks), desc=desc, disable=not show, unit="pt")
+    was still running). ``progress``: None shows a bar in a terminal or notebook and log lines elsewhere (one per
+    finished claim, a points count every minute), True a bar, False nothing."""
+    shown = _Progress(tasks, desc, progress)
     if executor is None:
         executor = "serial"
     ctx = make_executor(executor, workers=workers, scheduler=scheduler) if isinstance(executor, str) \
@@ -330,19 +370,19 @@ def execute_points(
             if ex is None:
                 for cid, params, seed in tasks:
                     on_done(evaluate_point(cid, params, scale, seed))
-                    bar.update(1)
+                    shown.update(cid)
             else:
-                futures = [ex.submit(evaluate_point, cid, params, scale, seed) for cid, params, seed in tasks]
+                futures = {ex.submit(evaluate_point, cid, params, scale, seed): cid for cid, params, seed in tasks}
                 try:
                     for fut in cf.as_completed(futures):
                         on_done(fut.result())
-                        bar.update(1)
+                        shown.update(futures[fut])
                 except BaseException:
                     for fut in futures:  # a Dask executor given from outside: release its queued work too
                         fut.cancel()
                     raise
     finally:
-        bar.close()
+        shown.close()
 
 
 def run_claims(
@@ -367,7 +407,8 @@ def run_claims(
     store : ResultStore, optional
         Stored points are reused (resume) unless ``fresh``; every new point is written at once.
     progress : bool, optional
-        tqdm bar; default on when stderr is a terminal.
+        True a tqdm bar, False nothing; None (default) a bar in a terminal or a notebook, else one stderr line per
+        finished claim and a points count every minute.
     """
     t_start = time.perf_counter()
     results: dict[tuple[str, str], PointResult] = {}
