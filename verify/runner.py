@@ -304,11 +304,15 @@ def interrupts_raise() -> contextlib.AbstractContextManager[None]:
     return _signal_handler(signal.SIGTERM, _raise_keyboard_interrupt)
 
 
-def _in_notebook() -> bool:
-    """True inside a Jupyter kernel, where stderr is no terminal but tqdm.auto draws a widget."""
+def _notebook_bar() -> bool:
+    """True inside a Jupyter kernel that can draw tqdm.auto's widget (ipywidgets installed; stderr is no terminal
+    there). Without ipywidgets tqdm.notebook raises, so such a kernel gets the log lines instead."""
+    import importlib.util
+
     shell = sys.modules.get("IPython")
     ipython = getattr(shell, "get_ipython", lambda: None)() if shell is not None else None
-    return ipython is not None and "IPKernelApp" in getattr(ipython, "config", {})
+    kernel = ipython is not None and "IPKernelApp" in getattr(ipython, "config", {})
+    return kernel and importlib.util.find_spec("ipywidgets") is not None
 
 
 class _Progress:
@@ -316,9 +320,12 @@ class _Progress:
     claim and a points count at most every ``every`` seconds (logs, ``nohup``, CI), or nothing (``progress=False``)."""
 
     def __init__(self, tasks: Sequence[tuple[str, Any, int]], desc: str, progress: bool | None, every: float = 60.0):
-        from tqdm.auto import tqdm
-
-        interactive = sys.stderr.isatty() or _in_notebook()
+        notebook = _notebook_bar()
+        if notebook:
+            from tqdm.notebook import tqdm
+        else:
+            from tqdm import tqdm  # tqdm.auto would warn in a kernel without ipywidgets
+        interactive = sys.stderr.isatty() or notebook
         self.log = progress is None and not interactive
         self.bar = tqdm(total=len(tasks), desc=desc, unit="pt",
                         disable=not (interactive if progress is None else progress))
