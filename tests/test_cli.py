@@ -87,6 +87,25 @@ def test_a_run_outside_a_terminal_logs_one_line_per_finished_claim(tmp_path, cap
     assert lines[-1].startswith("gentheory run (quick): grokking.double_root computed (14/14 points"), lines
 
 
+def test_the_default_store_is_the_project_roots_from_any_folder(tmp_path, monkeypatch):
+    """CLI and notebooks resolve one store: $GENTHEORY_RESULTS, else gentheory-results at the project root (found
+    from any folder below it), else in the working folder."""
+    from verify import default_results_dir, project_root
+
+    monkeypatch.delenv("GENTHEORY_RESULTS", raising=False)
+    root = tmp_path / "checkout"
+    (root / "notebooks" / "deep").mkdir(parents=True)
+    (root / "pyproject.toml").write_text('[project]\nname = "gentheory"\n')
+    (root / "notebooks" / "pyproject.toml").write_text('[project]\nname = "something-else"\n')
+    monkeypatch.chdir(root / "notebooks" / "deep")
+    assert project_root() == root.resolve()
+    assert default_results_dir() == root.resolve() / "gentheory-results"
+    monkeypatch.chdir(tmp_path)
+    assert project_root() is None and default_results_dir() == tmp_path.resolve() / "gentheory-results"
+    monkeypatch.setenv("GENTHEORY_RESULTS", str(tmp_path / "elsewhere"))
+    assert default_results_dir() == tmp_path / "elsewhere"
+
+
 def test_run_without_ids_is_a_usage_error():
     out = run_cli("run")
     assert out.returncode == 2 and "--all" in out.stderr

@@ -46,7 +46,7 @@ _worker
 from typing import Any
 
 __all__ = ["Claim", "Estimate", "Observation", "Rival", "Verdict", "ResultStore", "all_claims", "claim_ids",
-           "get_claim", "export_figures", "run_claims"]
+           "get_claim", "export_figures", "run_claims", "default_results_dir", "project_root"]
 
 
 def __getattr__(name: str) -> Any:
@@ -54,7 +54,8 @@ def __getattr__(name: str) -> Any:
     light, so a spawned pool worker runs its initializer (:mod:`verify._worker`) before any heavy import."""
     import importlib
 
-    home = {"ResultStore": "verify._storage", "all_claims": "verify.claims", "claim_ids": "verify.claims",
+    home = {"ResultStore": "verify._storage", "default_results_dir": "verify._storage",
+            "project_root": "verify._storage", "all_claims": "verify.claims", "claim_ids": "verify.claims",
             "get_claim": "verify.claims", "export_figures": "verify.figures", "run_claims": "verify.runner"}
     if name in __all__:
         return getattr(importlib.import_module(home.get(name, "verify.core")), name)

@@ -78,6 +78,39 @@ def _git_commit() -> dict[str, Any]:
     return {"commit": None, "dirty": None}
 
 
+#: the results directory's name, under the project root or the working folder
+RESULTS_DIRNAME = "gentheory-results"
+
+
+def project_root(start: Path | None = None) -> Path | None:
+    """The nearest folder at or above ``start`` (default: the working folder) whose ``pyproject.toml`` is this
+    project's (``[project] name = "gentheory"``); None outside a checkout."""
+    import tomllib
+
+    here = (Path.cwd() if start is None else Path(start)).resolve()
+    for folder in (here, *here.parents):
+        candidate = folder / "pyproject.toml"
+        if candidate.is_file():
+            try:
+                name = tomllib.loads(candidate.read_text()).get("project", {}).get("name")
+            except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError):
+                continue
+            if name == "gentheory":
+                return folder
+    return None
+
+
+def default_results_dir(start: Path | None = None) -> Path:
+    """Where the CLI and the notebooks keep results unless told otherwise: ``$GENTHEORY_RESULTS``, else
+    ``gentheory-results`` at the project root, else in the working folder — so a notebook started in
+    ``notebooks/`` finds what ``gentheory run`` at the root computed."""
+    given = os.environ.get("GENTHEORY_RESULTS")
+    if given:
+        return Path(given)
+    root = project_root(start)
+    return (root if root is not None else (Path.cwd() if start is None else Path(start))) / RESULTS_DIRNAME
+
+
 def provenance() -> dict[str, Any]:
     """Package versions, interpreter, platform and git commit of this checkout."""
     import importlib.metadata as md

@@ -25,15 +25,12 @@ from pathlib import Path
 from typing import Sequence
 
 from verify._seeding import to_jsonable
-from verify._storage import ResultStore
+from verify._storage import ResultStore, default_results_dir
 from verify.claims import all_claims, claim_ids
 from verify.core import SUCCESS, Claim
 from verify.figures import STYLES, MissingResultsError, export_figures
 from verify.report import render_json, render_markdown
 from verify.runner import EXECUTORS, interrupts_raise, run_claims
-
-DEFAULT_RESULTS = "gentheory-results"
-
 
 def _int_at_least(low: int):
     """argparse type: an integer >= ``low``; a bad value exits with code 2 naming the option, value and range."""
@@ -113,8 +110,9 @@ def _os_error(command: str, exc: OSError) -> int:
 
 
 def _add_common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--results", type=_directory_name, default=DEFAULT_RESULTS,
-                   help="results directory (default: %(default)s)")
+    p.add_argument("--results", type=_directory_name, default=None,
+                   help="results directory (default: $GENTHEORY_RESULTS, else gentheory-results at the project root, "
+                        "else in the working folder)")
     p.add_argument("--scale", default="quick", choices=("quick", "paper"), help="simulation scale (default: %(default)s)")
 
 
@@ -406,6 +404,8 @@ def _cmd_compare(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if getattr(args, "results", "") is None:
+        args.results = str(default_results_dir())
     commands = {"list": _cmd_list, "run": _cmd_run, "calibrate": _cmd_calibrate, "report": _cmd_report,
                 "figures": _cmd_figures, "compare": _cmd_compare}
     try:
