@@ -61,6 +61,32 @@ def measured_numbers(verdicts: Sequence[Verdict]) -> str:
     return "\n".join(lines)
 
 
+#: what the report's numbers mean, as :func:`verify._stats.compare` and :class:`verify.core.Verdict` compute them
+GLOSSARY = "\n".join([
+    "**How to read it.**",
+    "",
+    "- **z** (statistical claims): the distance left after the deterministic bound, in standard errors, "
+    "t = max(|sim − theory| − bound, 0) / σ with σ = √(se_sim² + se_theory² + bias²), then mapped from Student t "
+    "(Welch–Satterthwaite degrees of freedom) to the normal scale with the same tail probability. A difference "
+    "inside the bound gives z = 0.",
+    "- **z** (deterministic claims): |sim − theory| / bound; the threshold is 1.",
+    "- **bound**: a proven deterministic error (truncation, quadrature, a finite-size remainder) of the simulation "
+    "or the theory; it is subtracted, not added to σ.",
+    "- **z\\***: the threshold Φ⁻¹(1 − a/(2m)) — a the false-alarm budget per claim, m the number of compared "
+    "numbers (Bonferroni); m = 0 for a deterministic claim (threshold 1).",
+    "- **rivals**: other predictions the same data must reject (z ≥ z\\* at some point); the *nearest* is the "
+    "alternative a referee would raise.",
+    "- **relevance**: the smallest discrepancy that matters, at most half the distance to the nearest rival; "
+    "**relevance / half the distance** ≤ 1 means a PASS separates the theory from that rival.",
+    "- **smallest detectable / relevance** (δ_min / relevance): the discrepancy this design detects with power 0.8, "
+    "over the relevance; above 1 the check is UNDERPOWERED.",
+    "- **Statuses**: PASS (no point rejects the theory, every rival is rejected, powered); REFUTED (a paper's "
+    "statement rejected and the corrected one passes: a success); FAIL (a point rejects the theory, or a refuted "
+    "statement is no longer rejected); UNDERPOWERED (nothing rejected, but a relevant discrepancy or a rival could "
+    "not have been detected); ERROR (the simulation raised).",
+])
+
+
 def render_markdown(verdicts: Sequence[Verdict], *, title: str = "gentheory report") -> str:
     """The full report: summary table, the refuted findings under their own heading, then per claim its
     statement, rivals, reference and points."""
@@ -77,9 +103,7 @@ def render_markdown(verdicts: Sequence[Verdict], *, title: str = "gentheory repo
         f"{verdicts[0].alpha if verdicts else '-'} per claim. git {git.get('commit')}"
         f"{' (dirty)' if git.get('dirty') else ''}.",
         "",
-        "z is |sim − theory| over the combined standard error (statistical claims; threshold z* = "
-        "Φ⁻¹(1 − a/2m)) or over the deterministic error bound (deterministic claims; threshold 1). A claim "
-        "passes when no point rejects its theory and the same data reject every rival.",
+        GLOSSARY,
         "",
         verdict_table(verdicts),
         "",
