@@ -464,19 +464,6 @@ class Verdict:
                            for p in self.points]
         return to_jsonable(d)
 
-    def summary_row(self) -> dict[str, Any]:
-        """One row of the report: the worst point's theory, simulation and z."""
-        worst = max(self.points, key=lambda p: p.assessment.score if p.assessment else 0.0, default=None)
-        return {
-            "claim": self.claim,
-            "status": self.status,
-            "theory": str(worst.theory) if worst else "",
-            "simulation": str(worst.measured) if worst else "",
-            "z_max": self.z_max,
-            "z_star": self.z_star,
-            "rival_rejected": self.rival_rejected,
-        }
-
     def __str__(self) -> str:
         rivals = ", ".join(f"{r.name} {'rejected' if r.rejected else 'NOT rejected'} (max z {r.z_max:.3g})"
                            for r in self.rivals)

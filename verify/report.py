@@ -8,7 +8,7 @@ import numpy as np
 from verify._seeding import to_jsonable
 from verify.core import Verdict
 
-__all__ = ["render_markdown", "render_json", "verdict_table", "measured_numbers"]
+__all__ = ["render_markdown", "render_json", "verdict_table", "worst_number", "measured_numbers"]
 
 
 def _fmt(x: float) -> str:
@@ -20,16 +20,56 @@ def _rivals_cell(v: Verdict) -> str:
                      f"{r.points_rejected}/{len(v.points)}" for r in v.rivals)
 
 
+def _component(est, k: int) -> tuple[float, float, float]:
+    """(value, stderr, bound) of component k of an :class:`~verify.core.Estimate` (scalars broadcast)."""
+    size = np.size(est.value)
+    parts = (np.broadcast_to(np.asarray(getattr(est, f), float), (size,))[k] for f in ("value", "stderr", "error_bound"))
+    return tuple(float(x) for x in parts)  # type: ignore[return-value]
+
+
+def _number(value: float, se: float, bound: float) -> str:
+    text = f"{value:.6g}"
+    if se > 0:
+        text += f" ± {se:.2g}"
+    if bound > 0:
+        text += f" (bound {bound:.2g})"
+    return text
+
+
+def worst_number(v: Verdict) -> tuple[str, str, str]:
+    """(what, theory, simulation) of the single compared number with the largest z: the point's params and the
+    component's label, each number with its standard error and bound — one readable cell instead of vectors."""
+    from verify.claims import get_claim
+
+    scored = [p for p in v.points if p.assessment is not None]
+    if not scored:
+        return "", "", ""
+    worst = max(scored, key=lambda p: p.assessment.score if p.assessment is not None else 0.0)
+    assert worst.assessment is not None
+    z = np.atleast_1d(np.asarray(worst.assessment.z, float))
+    k = int(np.nanargmax(z)) if np.any(np.isfinite(z)) else 0
+    k = min(k, np.size(worst.measured.value) - 1)
+    try:
+        labels = get_claim(v.claim).labels
+    except KeyError:  # a verdict of a claim this installation does not register
+        labels = ()
+    label = labels[k] if len(labels) == np.size(worst.measured.value) else (f"[{k}]" if np.size(z) > 1 else "")
+    params = ", ".join(f"{name}={val}" for name, val in worst.params.items())
+    what = " · ".join(part for part in (params, label) if part)
+    return what, _number(*_component(worst.theory, k)), _number(*_component(worst.measured, k))
+
+
 def verdict_table(verdicts: Sequence[Verdict]) -> str:
-    """One markdown row per claim: worst point's theory and simulation, z, z*, each rival's rejection, status."""
+    """One markdown row per claim: the compared number with the largest z (its point and label), theory and
+    simulation there, z, z*, each rival's rejection, status."""
     lines = [
-        "| claim | theory (worst point) | simulation (worst point) | z | z* | rivals rejected (points) | status |",
-        "|---|---|---|---|---|---|---|",
+        "| claim | worst number (point · quantity) | theory | simulation | z | z* | rivals rejected (points) | status |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for v in verdicts:
-        row = v.summary_row()
+        what, theory, simulation = worst_number(v)
         lines.append(
-            f"| `{v.claim}` | {row['theory']} | {row['simulation']} | {_fmt(v.z_max)} | {_fmt(v.z_star)} | "
+            f"| `{v.claim}` | {what} | {theory} | {simulation} | {_fmt(v.z_max)} | {_fmt(v.z_star)} | "
             f"{_rivals_cell(v)} | **{v.status}** |"
         )
     return "\n".join(lines)
