@@ -467,5 +467,8 @@ class Verdict:
     def __str__(self) -> str:
         rivals = ", ".join(f"{r.name} {'rejected' if r.rejected else 'NOT rejected'} (max z {r.z_max:.3g})"
                            for r in self.rivals)
-        return (f"{self.claim}: {self.status} ({self.kind}; max z = {self.z_max:.3g} vs z* = {self.z_star:.3g} over "
-                f"m = {self.m}; rivals: {rivals})")
+        if self.kind == "deterministic":
+            test = f"deterministic; max |sim − theory| / bound = {self.z_max:.3g} vs 1"
+        else:
+            test = f"statistical; max z = {self.z_max:.3g} vs z* = {self.z_star:.3g} over m = {self.m} numbers"
+        return f"{self.claim}: {self.status} ({test}; rivals: {rivals})"
