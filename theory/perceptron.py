@@ -45,6 +45,10 @@ __all__ = [
 ]
 
 
+#: the most decimal digits the mpmath quadratures here are asked for: tanh-sinh's cost grows steeply (≈ 1 s at 100
+#: digits, ≈ 30 s at 200 for one Gaussian average), and the references need 15–30
+MAX_DIGITS = 100
+
 @checked_arguments
 def gaussian_tail(x: sp.Expr) -> sp.Expr:
     r""":math:`H(x) = \tfrac12\operatorname{erfc}(x/\sqrt2)` (SymPy)."""
@@ -105,7 +109,7 @@ def annealed_teacher_student(*, digits: int = 30) -> tuple[mp.mpf, mp.mpf]:
     >>> mp.nstr(a, 8), mp.nstr(r, 4)
     ('1.4479664', '0.6976')
     """
-    check_int("digits", digits, low=5, high=1000)
+    check_int("digits", digits, low=5, high=MAX_DIGITS)
     rr, aa = sp.symbols("R alpha", real=True)
     pot = annealed_teacher_student_potential(rr, aa)
     f1 = sp.lambdify((rr, aa), pot, "mpmath")
@@ -197,7 +201,7 @@ def rs_storage_stationarity(q: sp.Expr, qhat: sp.Expr, alpha: sp.Expr, beta: sp.
     check_range("q", q, low=0, high=1, low_open=True, high_open=True)
     check_range("qhat", qhat, low=0, low_open=True)
     check_range("kappa", kappa, low=-10, high=10)
-    check_int("digits", digits, low=5, high=1000)
+    check_int("digits", digits, low=5, high=MAX_DIGITS)
     c, f_s, f_e, (qs, qh, z) = rs_storage_action(alpha, beta, kappa)
     point = {qs: sp.Float(q, digits + 5), qh: sp.Float(qhat, digits + 5)}
     out = []
@@ -214,7 +218,7 @@ def rs_storage_stationarity(q: sp.Expr, qhat: sp.Expr, alpha: sp.Expr, beta: sp.
 @checked_arguments
 def gaussian_average_mp(fun: Callable[[mp.mpf], mp.mpf], *, digits: int = 25, breakpoints=(0,)) -> mp.mpf:
     r""":math:`\int Dz\,f(z)` by mpmath tanh-sinh quadrature at ``digits`` (split at ``breakpoints``)."""
-    check_int("digits", digits, low=5, high=1000)
+    check_int("digits", digits, low=5, high=MAX_DIGITS)
     with mp.workdps(digits):
         pts = [-mp.inf, *[mp.mpf(b) for b in breakpoints], mp.inf]
         return mp.quad(lambda z: fun(z) * mp.npdf(z), pts)
