@@ -83,9 +83,7 @@ def check_range(
         # never sympify a string: SymPy's parser evaluates it as Python code
         raise ParameterError(f"{name} = {value!r} is a string, not a number; expected a value in {rng}{suffix} "
                              "(strings are never evaluated)")
-    # a 0-d real array (numpy's or any with shape and dtype) is a number; theory/ itself imports no numpy
-    number = isinstance(value, Real) or (getattr(value, "shape", None) == ()
-                                         and getattr(getattr(value, "dtype", None), "kind", "?") in "iuf")
+    number = _is_real(value)  # also a 0-d real array; theory/ itself imports no numpy
     if not number and not isinstance(value, sp.Basic):
         shape = getattr(value, "shape", None)
         if shape is None and isinstance(value, (list, tuple)):
@@ -166,8 +164,7 @@ def exact(name: str, value: Any, *, rational: bool = False) -> sp.Expr:
             raise ParameterError(f"{name} = {value} contains nan")
         expr = value
     else:
-        number = isinstance(value, Real) or (getattr(value, "shape", None) == ()
-                                             and getattr(getattr(value, "dtype", None), "kind", "?") in "iuf")
+        number = _is_real(value)
         if isinstance(value, bool) or not number:
             raise ParameterError(f"{name} = {value!r} is not a number or a SymPy expression "
                                  f"(a {type(value).__name__})")
