@@ -7,7 +7,7 @@ Measures, with BLAS pinned to one thread:
   in the same run (so the ratio, not the absolute number, is what carries across machines);
 * how kernel cost grows with problem size (fitted log-log exponent);
 * Dask throughput with 1 vs 2 workers on the same batch of points (with ``--dask``);
-* the wall time of ``python -m verify run --all --scale quick --fresh`` (with ``--quick-run``).
+* the wall time of ``python -m gentheory run --all --scale quick --fresh`` (with ``--quick-run``).
 
 Writes ``<out>/benchmarks.md`` and ``<out>/benchmarks.json`` (default ``build/benchmarks``).
 """
@@ -55,7 +55,7 @@ def _clear_solver_caches() -> None:
 
 
 def bench_solvers() -> list[dict]:
-    from verify import all_claims
+    from gentheory.verify import all_claims
 
     def cold_theory(claim, params):
         _clear_solver_caches()
@@ -78,7 +78,7 @@ def bench_solvers() -> list[dict]:
 
 def bench_linear_heavy_ball(p_values=(100, 200, 400, 800, 1600), m: int = 64, steps: int = 200) -> dict:
     """One heavy-ball step on the linear testbed (N = p/2, m inits batched) vs the same-shape matmul."""
-    from verify.grokking import LinearConfig, heavy_ball, make_linear_problem
+    from gentheory.verify.grokking import LinearConfig, heavy_ball, make_linear_problem
 
     out = []
     for p in p_values:
@@ -100,7 +100,7 @@ def bench_linear_heavy_ball(p_values=(100, 200, 400, 800, 1600), m: int = 64, st
 
 def bench_mlp(widths=(64, 128, 256, 512), batch: int = 8, steps: int = 100) -> dict:
     """One full-batch heavy-ball step of the modular-addition MLP vs the same-shape batched matmuls."""
-    from verify.grokking import ModularConfig, _mlp_gradients, _modular_data
+    from gentheory.verify.grokking import ModularConfig, _mlp_gradients, _modular_data
 
     out = []
     for width in widths:
@@ -131,8 +131,8 @@ def bench_ntk_training(widths=(1024, 2048, 4096, 8192), seeds: int = 8, steps: i
     Before the seed blocks, buffers and branch-free derivative (all R seeds in one (R, m, P) array,
     ``np.where`` for φ'), a step at m = 8192, R = 32 took 83 ms; now 36 ms (bit-identical output).
     """
-    from theory.transitive import training_pairs
-    from verify.transitive import TIParams, train_networks
+    from gentheory.theory.transitive import training_pairs
+    from gentheory.verify.transitive import TIParams, train_networks
 
     p = TIParams(n=9, exception=(4, 6), slope=-0.2)
     out = []
@@ -153,9 +153,9 @@ def bench_ntk_training(widths=(1024, 2048, 4096, 8192), seeds: int = 8, steps: i
 
 def bench_strata_solvers() -> list[dict]:
     """Strata solvers per call: HW gluing, the family-criterion row, the Hessian at the sign flip, the certificate."""
-    from solvers import strata as ss
-    from theory import strata as ts
-    from solvers.strata import q8_model_t
+    from gentheory.solvers import strata as ss
+    from gentheory.theory import strata as ts
+    from gentheory.solvers.strata import q8_model_t
 
     rng = np.random.default_rng(0)
     X = np.linalg.qr(rng.standard_normal((3, 3)) + 1j * rng.standard_normal((3, 3)))[0]
@@ -183,7 +183,7 @@ def bench_model_t(runs=(64, 256, 1024, 4096), d: int = 2) -> dict:
     Before the O(k) rewrite (residuals of all k² products formed, then contracted) a step at R = 256
     took 3.1 ms; the rewrite sums W_b W_b^* first and does the target contractions as BLAS tensordots.
     """
-    from solvers.strata import q8_model_t
+    from gentheory.solvers.strata import q8_model_t
 
     model, _, _ = q8_model_t(d)
     out = []
@@ -209,8 +209,8 @@ def bench_model_t(runs=(64, 256, 1024, 4096), d: int = 2) -> dict:
 def bench_augmentation_solvers() -> list[dict]:
     """Augmentation equivalents per point: asymptotic (MP quadrature), conditional on a drawn F (after one
     eigh), dense p×p (non-commuting moments)."""
-    from solvers import augmentation as sa
-    from verify.augmentation import draw_feature_weights
+    from gentheory.solvers import augmentation as sa
+    from gentheory.verify.augmentation import draw_feature_weights
 
     rng = np.random.default_rng(0)
     f = draw_feature_weights(600, 300, rng)
@@ -232,7 +232,7 @@ def bench_augmentation_solvers() -> list[dict]:
 def bench_augmentation_readout(dims=(100, 200, 400), k: int = 4) -> dict:
     """One trained random-feature readout and its exact test MSE (ReLU, p = 2d, n = d, k copies) vs the
     same-shape matmuls it needs: features X̃Fᵀ, Gram Z̃ᵀZ̃, FFᵀ."""
-    from verify.augmentation import AugParams, simulate_test_error
+    from gentheory.verify.augmentation import AugParams, simulate_test_error
 
     out = []
     for d in dims:
@@ -254,7 +254,7 @@ def bench_augmentation_readout(dims=(100, 200, 400), k: int = 4) -> dict:
 def bench_perceptron_solvers() -> list[dict]:
     """Perceptron saddle points per call: RS storage point, KM capacity (brentq in α), frozen ground state,
     teacher–student transitions (two brentq roots)."""
-    from solvers import perceptron as sp_
+    from gentheory.solvers import perceptron as sp_
 
     rows = [
         ("rs_storage (alpha = 0.5, beta = inf)", lambda: sp_.rs_storage(0.5)),
@@ -271,7 +271,7 @@ def bench_enumeration(sizes=(14, 16, 18, 20, 22), m: int = 20) -> dict:
     """Exhaustive enumeration of one instance (all 2^N configurations, M patterns): energies for every load
     (meet-in-the-middle, M·2^N additions) and the survivor filter (solution counts, ≈ 2·2^N), against the numpy
     matmul of the dense formulation, (M × N) @ (N × 2^N), measured in the same run."""
-    from verify.perceptron import _teacher_patterns, energy_histograms, sign_configurations, solution_counts
+    from gentheory.verify.perceptron import _teacher_patterns, energy_histograms, sign_configurations, solution_counts
 
     out = []
     for n in sizes:
@@ -298,7 +298,7 @@ def bench_langevin(n_values=(50, 100, 200, 400), replicas: int = 48, steps: int 
 
     Waiting times n/2 and n: the replicas run n steps and the response recursion n/2, each an (N, N) @ (N, M)
     product plus in-place adds, so a step of the kernel is 1.5 such products."""
-    from verify.double_descent import langevin_twins
+    from gentheory.verify.double_descent import langevin_twins
 
     out = []
     for n in n_values:
@@ -322,7 +322,7 @@ def bench_langevin(n_values=(50, 100, 200, 400), replicas: int = 48, steps: int 
 def bench_amp(n_values=(250, 500, 1000, 2000), alpha: float = 1.3) -> dict:
     """Bayes-optimal AMP iterations (teacher–student perceptron) vs the four matrix–vector products of an
     iteration; both are memory-bound, so the ratio says how much the elementwise work costs on top."""
-    from verify.perceptron import bayes_amp
+    from gentheory.verify.perceptron import bayes_amp
 
     out = []
     for n in n_values:
@@ -345,8 +345,8 @@ def bench_dask(n_points: int = 32) -> dict:
     # straggler were a third of the 2-worker time (speed-up 1.39); 32 points measure the throughput
     from distributed import Client, LocalCluster
 
-    from verify import get_claim
-    from verify.runner import evaluate_point
+    from gentheory.verify import get_claim
+    from gentheory.verify.runner import evaluate_point
 
     claim = get_claim("grokking.tail_amplitude")
     params = claim.sweep("quick")
@@ -366,7 +366,7 @@ def bench_dask(n_points: int = 32) -> dict:
 def bench_quick_run() -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.perf_counter()
-        proc = subprocess.run([sys.executable, "-m", "verify", "run", "--all", "--scale", "quick", "--fresh",
+        proc = subprocess.run([sys.executable, "-m", "gentheory", "run", "--all", "--scale", "quick", "--fresh",
                                "--results", tmp, "--no-progress"], capture_output=True, text=True)
         wall = time.perf_counter() - t0
         verdicts = json.loads(Path(tmp, "report.json").read_text())["verdicts"]
@@ -408,7 +408,7 @@ def main() -> int:
     args = ap.parse_args()
     res = {"machine": f"{platform.processor() or platform.machine()}, python {platform.python_version()}, "
                       f"BLAS {[i.get('internal_api') for i in threadpool_info()]} pinned to 1 thread"}
-    from verify.runner import _keep_freed_memory
+    from gentheory.verify.runner import _keep_freed_memory
 
     _keep_freed_memory()  # as every simulation worker does
     with threadpool_limits(limits=1):

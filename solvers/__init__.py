@@ -28,7 +28,7 @@ _marchenko_pastur
 _shapes
     Shape checks of array arguments.
 """
-from solvers._errors import SolverConvergenceError
-from theory._validation import ParameterError
+from gentheory.solvers._errors import SolverConvergenceError
+from gentheory.theory._validation import ParameterError
 
 __all__ = ["ParameterError", "SolverConvergenceError"]

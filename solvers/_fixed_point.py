@@ -16,8 +16,8 @@ from typing import Callable
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from solvers._errors import SolverConvergenceError
-from theory._validation import check_int, check_range
+from gentheory.solvers._errors import SolverConvergenceError
+from gentheory.theory._validation import check_int, check_range
 
 __all__ = ["FixedPoint", "damped_fixed_point"]
 

@@ -13,7 +13,7 @@ import math
 import numpy as np
 from numpy.typing import NDArray
 
-from theory._validation import check_int, check_range
+from gentheory.theory._validation import check_int, check_range
 
 __all__ = ["mp_quadrature"]
 

@@ -5,7 +5,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from theory._validation import ParameterError
+from gentheory.theory._validation import ParameterError
 
 
 def check_shape(name: str, value: object, shape: Sequence[int | None]) -> np.ndarray:
@@ -17,7 +17,7 @@ def check_shape(name: str, value: object, shape: Sequence[int | None]) -> np.nda
     >>> check_shape("theta", [[1.0, 2.0]], (2,))
     Traceback (most recent call last):
     ...
-    theory._validation.ParameterError: theta has shape (1, 2); expected (2,)
+    gentheory.theory._validation.ParameterError: theta has shape (1, 2); expected (2,)
     """
     array = np.asarray(value)
     expected = tuple(shape)

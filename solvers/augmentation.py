@@ -19,7 +19,7 @@ noise with :math:`S_2 = \bar C/k`; at k = ∞ group 2 is replaced by the fixed p
 
 The δ are solved in log coordinates (they stay positive and may grow like 1/λ): 40 damped steps,
 then ``scipy.optimize.root`` (hybr); a residual above ``tol`` raises
-:class:`~solvers.SolverConvergenceError`.
+:class:`~gentheory.solvers.SolverConvergenceError`.
 
 Three ways to evaluate it:
 
@@ -27,7 +27,7 @@ Three ways to evaluate it:
   it works in their common eigenbasis (O(p) per iteration), otherwise with a dense inverse;
 * :func:`test_error` / :func:`asymptotic_equivalent` — the fully asymptotic scalar form for isotropic
   data and noise (spec §2.5), with the Marchenko–Pastur law of W = FFᵀ/d by the edge-exact rule of
-  :func:`solvers._marchenko_pastur.mp_quadrature`, checked against half the nodes;
+  :func:`gentheory.solvers._marchenko_pastur.mp_quadrature`, checked against half the nodes;
 * :func:`conditional_equivalent` — the same symbols on the eigenvalues of the drawn W (spec §2.6).
 
 Augmentation families: :class:`AdditiveNoise` (isotropic / anisotropic, mean shift),
@@ -46,11 +46,11 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy import optimize
 
-from solvers._errors import SolverConvergenceError
-from solvers._fixed_point import damped_fixed_point
-from solvers._marchenko_pastur import mp_quadrature
-from solvers._shapes import check_shape
-from theory._validation import ParameterError, check_choice, check_int, check_range, checked_arguments
+from gentheory.solvers._errors import SolverConvergenceError
+from gentheory.solvers._fixed_point import damped_fixed_point
+from gentheory.solvers._marchenko_pastur import mp_quadrature
+from gentheory.solvers._shapes import check_shape
+from gentheory.theory._validation import ParameterError, check_choice, check_int, check_range, checked_arguments
 
 __all__ = [
     "ACTIVATIONS",
@@ -93,7 +93,7 @@ FLOAT_SQUARE_MAX = 1e154
 @checked_arguments
 def gaussian_kernel(activation: str, va: ArrayLike, vb: ArrayLike, c: ArrayLike) -> NDArray:
     r""":math:`K(v_a, v_b, c) = E\,\sigma(u_a)\sigma(u_b)`; closed forms of
-    :func:`theory.augmentation.gaussian_kernel` (linear: c; ReLU: arc-cosine; erf: arcsine)."""
+    :func:`gentheory.theory.augmentation.gaussian_kernel` (linear: c; ReLU: arc-cosine; erf: arcsine)."""
     check_choice("activation", activation, ACTIVATIONS)
     va, vb, c = (np.asarray(x, float) for x in (va, vb, c))
     if activation == "linear":
@@ -127,7 +127,7 @@ def mean_value(activation: str, v: ArrayLike) -> NDArray:
 
 @checked_arguments
 def hermite_coefficients(activation: str, noise_var: float, shift: float = 1.0) -> dict[str, float]:
-    """Numerical values of :func:`theory.augmentation.hermite_coefficients` (same keys)."""
+    """Numerical values of :func:`gentheory.theory.augmentation.hermite_coefficients` (same keys)."""
     check_range("noise_var", noise_var, low=0, high=FLOAT_SQUARE_MAX, why="its square must be a finite float")
     check_range("shift", shift, low=0, high=FLOAT_SQUARE_MAX, low_open=True, why="its square must be a finite float")
     tau2 = shift**2 + noise_var
@@ -679,7 +679,7 @@ def asymptotic_equivalent(*, n_over_d: float, p_over_d: float, lam: float, k: fl
 
     W = FFᵀ/d follows Marchenko–Pastur with ratio ψ = p/d (atom 1 − 1/ψ at 0 when ψ > 1); the signal
     functional is :math:`L[f] = r^2\psi\int f(w)\,w\,d\mu`. The MP integrals use
-    :func:`solvers._marchenko_pastur.mp_quadrature` (spectral at both edges) with ``n_nodes`` and are
+    :func:`gentheory.solvers._marchenko_pastur.mp_quadrature` (spectral at both edges) with ``n_nodes`` and are
     re-done with half the nodes; while the relative difference exceeds ``rtol`` the node count doubles
     (sharp integrands near ψ = 1 at small λ), and beyond ``max_nodes`` it raises. Linear features need
     p = d (W = I).

@@ -1,6 +1,6 @@
 r"""Numerics for double descent: Marchenko–Pastur quadrature, learning curves, response, FD ratio, DMFT.
 
-* :func:`mp_quadrature` (from :mod:`solvers._marchenko_pastur`, shared with augmentation) — nodes and weights for :math:`\int\mu_\alpha(ds)f(s)` under
+* :func:`mp_quadrature` (from :mod:`gentheory.solvers._marchenko_pastur`, shared with augmentation) — nodes and weights for :math:`\int\mu_\alpha(ds)f(s)` under
   :math:`s = c + h\cos\theta` with midpoint nodes in θ: the Jacobian :math:`h\sin\theta` cancels both
   square-root edges, and at α = 1 the hard edge :math:`\rho \sim s^{-1/2}` becomes the smooth factor
   :math:`\sin^2\theta/s \to 1`, so the rule converges spectrally for analytic f (spec §2.1).
@@ -14,7 +14,7 @@ r"""Numerics for double descent: Marchenko–Pastur quadrature, learning curves,
   ``tol``; it must reproduce :func:`response` (the MP quadratic is its Laplace transform).
 * :func:`finite_n_test_error` — exact finite-N means (inverse Wishart).
 
-Units and conventions as in :mod:`theory.double_descent` (κ = s + λ; T the Langevin temperature,
+Units and conventions as in :mod:`gentheory.theory.double_descent` (κ = s + λ; T the Langevin temperature,
 :math:`\langle\eta\eta\rangle = 2T\delta`; ``init`` the initial-weight variance σ0²).
 """
 from __future__ import annotations
@@ -25,11 +25,11 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from solvers._errors import SolverConvergenceError
-from solvers._fixed_point import damped_fixed_point
-from solvers._marchenko_pastur import mp_quadrature
-from solvers._shapes import check_shape
-from theory._validation import ParameterError, check_int, check_range, checked_arguments
+from gentheory.solvers._errors import SolverConvergenceError
+from gentheory.solvers._fixed_point import damped_fixed_point
+from gentheory.solvers._marchenko_pastur import mp_quadrature
+from gentheory.solvers._shapes import check_shape
+from gentheory.theory._validation import ParameterError, check_int, check_range, checked_arguments
 
 __all__ = [
     "mp_quadrature",

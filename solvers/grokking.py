@@ -1,6 +1,6 @@
 r"""Numerics of heavy-ball grokking: multipliers, grokking times, exact risk curves.
 
-Vectorised float64 evaluation of the exact results in :mod:`theory.grokking`
+Vectorised float64 evaluation of the exact results in :mod:`gentheory.theory.grokking`
 (Kim 2026, arXiv:2607.23967): the mode multiplier :math:`S_k(a)`, the slow null rate, the exact
 first-passage iteration :math:`k_\mathrm{grok}`, the rate hierarchy :math:`\rho(a)`, and, for a
 concrete linear problem, the decomposition of parameter space into the range of the empirical
@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from solvers._shapes import check_shape
-from theory._validation import ParameterError, check_choice, check_range, checked_arguments
+from gentheory.solvers._shapes import check_shape
+from gentheory.theory._validation import ParameterError, check_choice, check_range, checked_arguments
 
 __all__ = [
     "lucas_u",
@@ -160,7 +160,7 @@ def mode_multiplier(k: ArrayLike, a: ArrayLike, beta: ArrayLike) -> NDArray:
 
     .. math:: S_k(a) = (1-a)\,U_k - \beta\,U_{k-1}, \qquad P = 1+\beta-a,\ Q=\beta,
 
-    equal to :func:`theory.grokking.mode_multiplier`.
+    equal to :func:`gentheory.theory.grokking.mode_multiplier`.
 
     Parameters
     ----------
@@ -361,14 +361,14 @@ def grokking_time(
         :math:`\epsilon/A` in ``(0, 1]``.
     coupling : {"coupled", "decoupled"}
     k_max : int
-        Largest iteration searched; :class:`~solvers.SolverConvergenceError` beyond it.
+        Largest iteration searched; :class:`~gentheory.solvers.SolverConvergenceError` beyond it.
 
     Examples
     --------
     >>> grokking_time(0.5, 0.1, 0.0, 0.5)   # 0.95**k <= 0.5
     14
     """
-    from solvers._errors import SolverConvergenceError
+    from gentheory.solvers._errors import SolverConvergenceError
 
     _check_optimizer(eta, lam, beta, coupling)
     check_range("lam", lam, low=0, low_open=True, why="without weight decay the null component never shrinks")

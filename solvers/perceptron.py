@@ -14,7 +14,7 @@ Numerics, stated once:
   after the substitution s = bt, where they are smooth (:func:`_teacher_average`).
 * Fixed points: damped iteration (damping 0.5) to 1e-9, then ``brentq`` on the scalar equation
   F(q) − q = 0 in a bracket around the iterate (xtol 1e-14). No sign change or no convergence raises
-  :class:`~solvers.SolverConvergenceError`; nothing returns a last iterate.
+  :class:`~gentheory.solvers.SolverConvergenceError`; nothing returns a last iterate.
 * Thresholds (capacity, first-order transition, spinodal) are ``brentq`` roots in α with xtol 1e-12.
 """
 from __future__ import annotations
@@ -28,9 +28,9 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy import optimize, special
 
-from solvers._errors import SolverConvergenceError
-from solvers._fixed_point import damped_fixed_point
-from theory._validation import ParameterError, check_int, check_range, checked_arguments
+from gentheory.solvers._errors import SolverConvergenceError
+from gentheory.solvers._fixed_point import damped_fixed_point
+from gentheory.theory._validation import ParameterError, check_int, check_range, checked_arguments
 
 __all__ = [
     "N_NODES",
@@ -813,7 +813,7 @@ def annealed_storage(alpha: float, beta: float) -> tuple[float, float]:
 @checked_arguments
 def annealed_teacher_student(alpha: float) -> tuple[float, float]:
     r"""(entropy, ε_g) of the annealed version space at load α: the maximum over R of
-    :math:`H_2(\frac{1+R}2) + \alpha\ln(1-\arccos(R)/\pi)` (:mod:`theory.perceptron`) and arccos(R*)/π at its argmax."""
+    :math:`H_2(\frac{1+R}2) + \alpha\ln(1-\arccos(R)/\pi)` (:mod:`gentheory.theory.perceptron`) and arccos(R*)/π at its argmax."""
     check_range("alpha", alpha, low=0)
     from scipy import optimize
 

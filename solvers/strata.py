@@ -27,10 +27,10 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy import optimize
 
-from solvers._errors import SolverConvergenceError
-from theory import strata as ts
-from solvers._shapes import check_shape
-from theory._validation import ParameterError, check_int, check_range, checked_arguments
+from gentheory.solvers._errors import SolverConvergenceError
+from gentheory.theory import strata as ts
+from gentheory.solvers._shapes import check_shape
+from gentheory.theory._validation import ParameterError, check_int, check_range, checked_arguments
 
 __all__ = [
     "GluingResult",
@@ -515,8 +515,8 @@ def zero_set_certificate(model: ModelT, WA: NDArray, WB: NDArray) -> tuple[NDArr
 def q8_model_t(d: int) -> tuple[ModelT, int, dict[str, NDArray]]:
     """Model T for Q8 with regions ⟨i⟩, ⟨j⟩ at width d ∈ {2, 3}; returns (model, index of c = −1, twists).
 
-    ``twists["A"]``, ``twists["B"]`` are the exact involutions of :func:`theory.strata.model_t_twists`
-    as complex arrays (2^d, d, d), in the order of :func:`theory.strata.model_t_cross_loss_table`.
+    ``twists["A"]``, ``twists["B"]`` are the exact involutions of :func:`gentheory.theory.strata.model_t_twists`
+    as complex arrays (2^d, d, d), in the order of :func:`gentheory.theory.strata.model_t_cross_loss_table`.
     """
     G = ts.quaternion_group()
     rho = np.array([np.array(m.evalf(), dtype=complex) for m in ts.q8_target(d)])

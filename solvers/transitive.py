@@ -1,6 +1,6 @@
 r"""Transitive inference with an exception: numerical KRR, network kernels, thresholds.
 
-Float64 counterparts of :mod:`theory.transitive` for large n and for geometries outside the
+Float64 counterparts of :mod:`gentheory.theory.transitive` for large n and for geometries outside the
 three-number family (item similarity :math:`S_{ik} = \rho^{|i-k|}` or any user Gram matrix), plus the
 analytic NNGP and NTK of two-layer leaky-ReLU networks (Cheng & Lippl 2026, arXiv:2605.22972;
 Lippl et al. PNAS 2024; spec §1).
@@ -22,9 +22,9 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy import optimize
 
-from solvers._errors import SolverConvergenceError
-from theory import transitive as tt
-from theory._validation import ParameterError, check_choice, check_int, check_range, checked_arguments
+from gentheory.solvers._errors import SolverConvergenceError
+from gentheory.theory import transitive as tt
+from gentheory.theory._validation import ParameterError, check_choice, check_int, check_range, checked_arguments
 
 __all__ = [
     "leaky_relu_kernel",

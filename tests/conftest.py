@@ -59,8 +59,8 @@ def quick_results(tmp_path_factory: pytest.TempPathFactory, request: pytest.Fixt
     seed are copied in first, so only the rest is computed; the given directory is never written, and the temp
     store holds one version of each run.
     """
-    from verify import ResultStore, all_claims, run_claims
-    from verify.runner import point_key
+    from gentheory.verify import ResultStore, all_claims, run_claims
+    from gentheory.verify.runner import point_key
 
     base = tmp_path_factory.getbasetemp()
     under_xdist = hasattr(request.config, "workerinput")  # a pytest-xdist worker: its base temp is per worker

@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from verify import ResultStore, get_claim
-from verify.calibration import (BODY_RATE, SEED_OFFSET, UNDERSIZED_RATE, Z_BODY, CalibrationRow, calibrate,
+from gentheory.verify import ResultStore, get_claim
+from gentheory.verify.calibration import (BODY_RATE, SEED_OFFSET, UNDERSIZED_RATE, Z_BODY, CalibrationRow, calibrate,
                                 compare_stores, merge_rows, render_calibration)
-from verify.cli import main
-from verify.runner import run_claims
+from gentheory.verify.cli import main
+from gentheory.verify.runner import run_claims
 
 
 def test_row_verdicts_follow_the_intervals():

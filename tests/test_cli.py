@@ -10,15 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from verify import ResultStore, get_claim
-from verify.cli import main
-from verify.claims import claim_ids
+from gentheory.verify import ResultStore, get_claim
+from gentheory.verify.cli import main
+from gentheory.verify.claims import claim_ids
 
 CHEAP = ["grokking.slow_rate", "grokking.tail_amplitude"]
 
 
 def run_cli(*args, cwd=None, timeout=600):
-    return subprocess.run([sys.executable, "-m", "verify", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "gentheory", *args], capture_output=True, text=True,
                           cwd=cwd, timeout=timeout)
 
 
@@ -61,7 +61,7 @@ def test_version_prints_the_installed_version(capsys):
 
 
 def test_figures_list_names_every_figure(capsys):
-    from verify.figures import FIGURES
+    from gentheory.verify.figures import FIGURES
 
     assert main(["figures", "--list"]) == 0
     names = [line.split()[0] for line in capsys.readouterr().out.splitlines()]
@@ -69,7 +69,7 @@ def test_figures_list_names_every_figure(capsys):
 
 
 def test_every_option_has_help_text():
-    from verify.cli import build_parser
+    from gentheory.verify.cli import build_parser
 
     parser = build_parser()
     commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
@@ -90,7 +90,7 @@ def test_a_run_outside_a_terminal_logs_one_line_per_finished_claim(tmp_path, cap
 def test_the_default_store_is_the_project_roots_from_any_folder(tmp_path, monkeypatch):
     """CLI and notebooks resolve one store: $GENTHEORY_RESULTS, else gentheory-results at the project root (found
     from any folder below it), else in the working folder."""
-    from verify import default_results_dir, project_root
+    from gentheory.verify import default_results_dir, project_root
 
     monkeypatch.delenv("GENTHEORY_RESULTS", raising=False)
     root = tmp_path / "checkout"
@@ -152,7 +152,7 @@ def test_unknown_claim_is_a_usage_error_listing_the_registered_ones(capsys):
 def test_figures_write_pdf_png_csv_json_from_stored_results(quick_results, tmp_path):
     """The CLI path for one figure with simulation and one theory-only figure; every figure is drawn and written
     (PDF and PNG) by the provenance test in tests/verify/test_figures.py, so it is not drawn a second time here."""
-    from verify.figures import FIGURES
+    from gentheory.verify.figures import FIGURES
 
     store, _ = quick_results
     names = ["double_descent_critical", "grokking_rate_hierarchy"]
@@ -187,7 +187,7 @@ def test_killed_run_resumes_with_identical_results_and_nothing_lost(tmp_path):
     fresh = tmp_path / "fresh"
     assert run_cli("run", *ids, "--results", str(fresh), "--executor", "serial").returncode == 0
     killed = tmp_path / "killed"
-    proc = subprocess.Popen([sys.executable, "-m", "verify", "run", *ids, "--results", str(killed),
+    proc = subprocess.Popen([sys.executable, "-m", "gentheory", "run", *ids, "--results", str(killed),
                              "--executor", "serial", "--no-progress"], stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL, start_new_session=True)
     pts = killed / ids[0] / "quick" / "points"
@@ -223,7 +223,7 @@ def _children(pid: int) -> list[int]:
 
 @pytest.mark.skipif(not Path("/proc").exists(), reason="needs /proc to find the worker processes")
 def test_killing_a_process_pool_run_leaves_no_orphaned_workers(tmp_path):
-    proc = subprocess.Popen([sys.executable, "-m", "verify", "run", "grokking.k_grok_exact", "--results",
+    proc = subprocess.Popen([sys.executable, "-m", "gentheory", "run", "grokking.k_grok_exact", "--results",
                              str(tmp_path), "--workers", "2", "--no-progress"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.time() + 120
@@ -265,7 +265,7 @@ def test_interrupt_stops_at_once_keeps_finished_points_and_resumes(tmp_path, exe
     claim_id = "grokking.slow_rate"
     results = tmp_path / "interrupted"
     pts = results / claim_id / "quick" / "points"
-    cmd = [sys.executable, "-m", "verify", "run", claim_id, "--results", str(results), "--executor", executor,
+    cmd = [sys.executable, "-m", "gentheory", "run", claim_id, "--results", str(results), "--executor", executor,
            "--workers", "2", "--no-progress"]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     deadline = time.time() + 300
@@ -304,7 +304,7 @@ def test_interrupt_stops_at_once_keeps_finished_points_and_resumes(tmp_path, exe
 def test_unusable_output_paths_are_refused_before_any_work(argv, message, tmp_path, capsys, monkeypatch):
     """A results or figures path that is a file, a device or not creatable (a read-only filesystem) ends in one
     line and exit 2 before anything is computed."""
-    import verify.cli as cli
+    import gentheory.verify.cli as cli
 
     afile = tmp_path / "a-file"
     afile.write_text("")
@@ -353,7 +353,7 @@ def test_a_reader_that_goes_away_is_not_a_traceback():
     read_end, write_end = os.pipe()
     os.close(read_end)
     try:
-        out = subprocess.run([sys.executable, "-m", "verify", "list"], stdout=write_end, stderr=subprocess.PIPE,
+        out = subprocess.run([sys.executable, "-m", "gentheory", "list"], stdout=write_end, stderr=subprocess.PIPE,
                              text=True, timeout=120)
     finally:
         os.close(write_end)
@@ -364,7 +364,7 @@ def test_a_reader_that_goes_away_is_not_a_traceback():
 def test_killing_the_run_while_its_workers_start_leaves_no_process(tmp_path):
     """SIGKILL to the parent the moment its first worker exists (before the worker's imports): the worker ends by
     the parent-death signal or, when the parent was gone before the signal was armed, by its own check."""
-    proc = subprocess.Popen([sys.executable, "-m", "verify", "run", "grokking.k_grok_exact", "--results",
+    proc = subprocess.Popen([sys.executable, "-m", "gentheory", "run", "grokking.k_grok_exact", "--results",
                              str(tmp_path), "--workers", "2", "--no-progress"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     deadline = time.time() + 120

@@ -3,7 +3,7 @@ import distributed  # the test extra installs it: a missing Dask is an error her
 import numpy as np
 import pytest
 
-from verify import get_claim, run_claims
+from gentheory.verify import get_claim, run_claims
 
 IDS = ["grokking.tail_amplitude", "grokking.double_root"]
 
@@ -34,6 +34,6 @@ def test_workers_keep_freed_memory_on_glibc():
     reports that it did nothing."""
     import platform
 
-    from verify import runner
+    from gentheory.verify import runner
 
     assert runner._keep_freed_memory() is (platform.libc_ver()[0] == "glibc")

@@ -4,7 +4,7 @@ Each public function has one valid call below (most recorded from the unit tests
 covers every public function, so a new function needs a valid call here. Every argument of that call is then
 replaced, in turn, by hostile values — NaN, ±inf, strings, lists, arrays with a shape or an extra axis, None,
 complex numbers, negative and huge sizes, SymPy's nan and oo — and the function must raise a
-:class:`~theory._validation.ParameterError` (or :class:`~solvers.SolverConvergenceError`) or return a result with no
+:class:`~gentheory.theory._validation.ParameterError` (or :class:`~gentheory.solvers.SolverConvergenceError`) or return a result with no
 NaN in it, within :data:`SECONDS`. A string that creates a file if Python evaluates it (SymPy's ``sympify`` does, and
 so does arithmetic between a string and a SymPy object) must never create it. A hypothesis test draws arbitrary
 floats and integers (subnormal, huge, negative, NaN, ±inf) for a numeric argument of a random function.
@@ -27,16 +27,16 @@ import sympy as sp
 from hypothesis import given
 from hypothesis import strategies as st
 
-import solvers.augmentation as sa
-import solvers.grokking as gs
-import solvers.strata as ss
-import theory.strata as ts
-import theory.transitive as tt
-from solvers import SolverConvergenceError
-from theory._validation import ParameterError
+import gentheory.solvers.augmentation as sa
+import gentheory.solvers.grokking as gs
+import gentheory.solvers.strata as ss
+import gentheory.theory.strata as ts
+import gentheory.theory.transitive as tt
+from gentheory.solvers import SolverConvergenceError
+from gentheory.theory._validation import ParameterError
 
 STUDIES = ("augmentation", "double_descent", "grokking", "perceptron", "strata", "transitive")
-MODULES = [f"{layer}.{study}" for layer in ("theory", "solvers") for study in STUDIES]
+MODULES = [f"gentheory.{layer}.{study}" for layer in ("theory", "solvers") for study in STUDIES]
 #: wall-clock limit of one call: a hostile size must be refused, not computed
 SECONDS = 20
 
@@ -285,7 +285,7 @@ def _alarm(signum, frame):
 
 def _function(key: str) -> Callable:
     module, name = key.rsplit(".", 1)
-    return getattr(importlib.import_module(module), name)
+    return getattr(importlib.import_module(f"gentheory.{module}"), name)
 
 
 def _with_string(value: object) -> Iterator[object]:
@@ -365,7 +365,7 @@ def _public_functions() -> list[str]:
     found = []
     for module_name in MODULES:
         module = importlib.import_module(module_name)
-        found += [f"{module_name}.{name}" for name, obj in vars(module).items()
+        found += [f"{module_name.removeprefix('gentheory.')}.{name}" for name, obj in vars(module).items()
                   if inspect.isfunction(obj) and not name.startswith("_") and obj.__module__ == module_name]
     return sorted(found)
 

@@ -1,4 +1,5 @@
-"""Imports point downward only: theory <- solvers <- verify; notebooks and tests sit on top."""
+"""Imports point downward only: theory <- solvers <- verify; notebooks and tests sit on top. The layers are
+imported under the one installed package, ``gentheory.<layer>``; the checks below name them by layer."""
 import ast
 from pathlib import Path
 
@@ -10,15 +11,28 @@ OURS = {"theory", "solvers", "verify"}
 STUDIES = ("augmentation", "double_descent", "grokking", "perceptron", "strata", "transitive")
 
 
+def _local(name: str) -> str:
+    """``gentheory.solvers.grokking`` -> ``solvers.grokking``; other names unchanged."""
+    return name.removeprefix("gentheory.")
+
+
 def _imports(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text())
-    mods = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            mods |= {a.name.split(".")[0] for a in node.names}
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            mods.add(node.module.split(".")[0])
-    return mods & OURS
+    """The layers ``path`` imports."""
+    return {name.split(".")[0] for name in _imported_names(path)} & OURS
+
+
+def test_no_layer_is_imported_as_a_top_level_package():
+    """Installed, the layers exist only as ``gentheory.<layer>``: a bare ``import theory`` works in the source tree
+    (the root is on ``sys.path``) and fails for every user of the wheel."""
+    for f in sorted(ROOT.glob("*/**/*.py")):
+        if f.parts[len(ROOT.parts)] in ("build", "dist") or ".egg-info" in str(f):
+            continue
+        tree = ast.parse(f.read_text())
+        for node in ast.walk(tree):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module] if isinstance(node, ast.ImportFrom) and node.module and node.level == 0 else []
+            bare = [n for n in names if n.split(".")[0] in OURS]
+            assert not bare, f"{f.relative_to(ROOT)}:{node.lineno} imports {bare}; write gentheory.{bare[0]}"
 
 
 @pytest.mark.parametrize("layer", sorted(ALLOWED))
@@ -44,9 +58,9 @@ def _imported_names(path: Path) -> set[str]:
     names: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.Import):
-            names |= {a.name for a in node.names}
+            names |= {_local(a.name) for a in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            names |= {node.module} | {f"{node.module}.{a.name}" for a in node.names}
+            names |= {_local(node.module)} | {_local(f"{node.module}.{a.name}") for a in node.names}
     return names
 
 

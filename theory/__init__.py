@@ -24,6 +24,6 @@ _validation
     Input validation shared by every layer: :class:`ParameterError` (names the parameter, value and range), the
     argument gate ``checked_arguments`` of every public function, ``check_range``, ``check_int``, ``exact``.
 """
-from theory._validation import ParameterError
+from gentheory.theory._validation import ParameterError
 
 __all__ = ["ParameterError"]

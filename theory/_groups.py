@@ -24,7 +24,7 @@ import mpmath
 import networkx as nx
 import sympy as sp
 
-from theory._validation import ParameterError, check_int
+from gentheory.theory._validation import ParameterError, check_int
 
 __all__ = [
     "FiniteGroup",

@@ -63,15 +63,15 @@ def check_range(
     >>> check_range("beta", 1.0, low=0, high=1, high_open=True)
     Traceback (most recent call last):
     ...
-    theory._validation.ParameterError: beta = 1.0 is outside [0, 1)
+    gentheory.theory._validation.ParameterError: beta = 1.0 is outside [0, 1)
     >>> check_range("eta", "__import__('os')", low=0)
     Traceback (most recent call last):
     ...
-    theory._validation.ParameterError: eta = "__import__('os')" is a string, not a number; expected a value in [0, inf) (strings are never evaluated)
+    gentheory.theory._validation.ParameterError: eta = "__import__('os')" is a string, not a number; expected a value in [0, inf) (strings are never evaluated)
     >>> check_range("beta", float("inf"), low=0)
     Traceback (most recent call last):
     ...
-    theory._validation.ParameterError: beta = inf is outside [0, inf)
+    gentheory.theory._validation.ParameterError: beta = inf is outside [0, inf)
     >>> check_range("beta", float("inf"), low=0, infinite=True)
     inf
     """
@@ -155,7 +155,7 @@ def exact(name: str, value: Any, *, rational: bool = False) -> sp.Expr:
     >>> exact("a", "1/2")
     Traceback (most recent call last):
     ...
-    theory._validation.ParameterError: a = '1/2' is a string, not a number (strings are never evaluated)
+    gentheory.theory._validation.ParameterError: a = '1/2' is a string, not a number (strings are never evaluated)
     """
     if isinstance(value, (str, bytes)):
         raise ParameterError(f"{name} = {value!r} is a string, not a number (strings are never evaluated)")
@@ -309,7 +309,7 @@ def checked_arguments(func: Callable) -> Callable:
     >>> rate([0.5])
     Traceback (most recent call last):
     ...
-    theory._validation.ParameterError: eta = [0.5] is not a real number (a list)
+    gentheory.theory._validation.ParameterError: eta = [0.5] is not a real number (a list)
     """
     signature = inspect.signature(func)
     checks: dict[str, tuple[Callable[[str, Any], None], bool]] = {}

@@ -19,13 +19,13 @@ This module holds what is exact:
   linear features with Σ = I, S = s²I: 1/q is a cubic in q, the test error is rational in q, and k → ∞
   gives the Marchenko–Pastur quadratic of ridge with λ + s² (Bishop 1995), spec §2.4.
 
-The deterministic equivalent itself is a fixed point and lives in :mod:`solvers.augmentation`.
+The deterministic equivalent itself is a fixed point and lives in :mod:`gentheory.solvers.augmentation`.
 """
 from __future__ import annotations
 
 import sympy as sp
 
-from theory._validation import ParameterError, check_int, check_range, checked_arguments, exact
+from gentheory.theory._validation import ParameterError, check_int, check_range, checked_arguments, exact
 
 __all__ = [
     "ACTIVATIONS",

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from theory._validation import ParameterError, check_range, checked_arguments, exact
+from gentheory.theory._validation import ParameterError, check_range, checked_arguments, exact
 
 __all__ = [
     "alpha",

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from theory._validation import check_choice, check_int, check_range, checked_arguments, exact
+from gentheory.theory._validation import check_choice, check_int, check_range, checked_arguments, exact
 
 __all__ = [
     "eta", "lam", "beta", "a", "r", "k", "h", "x", "L", "u",

@@ -17,7 +17,7 @@ Model (spec §1): patterns ξ ~ N(0, I_N), α = M/N, W ∈ {±1}^N, a pattern is
 * :func:`gaussian_average_mp` — :math:`\int Dz\,f(z)` with mpmath at a stated precision, the reference the
   numerical layer is tested against.
 
-The RS and frozen-1RSB saddle points are fixed points and live in :mod:`solvers.perceptron`.
+The RS and frozen-1RSB saddle points are fixed points and live in :mod:`gentheory.solvers.perceptron`.
 """
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ from typing import Callable
 import mpmath as mp
 import sympy as sp
 
-from theory._validation import ParameterError, check_int, check_range, checked_arguments, exact
+from gentheory.theory._validation import ParameterError, check_int, check_range, checked_arguments, exact
 
 __all__ = [
     "annealed_storage_entropy",

@@ -13,7 +13,7 @@ wrong stratum the overlap error is bounded below by the gap
 .. math:: c(n, n') = \sum_k |n_k - n'_k| = 2\,(d - r_\max), \qquad r_\max = \sum_k \min(n_k, n'_k).
 
 Everything here is exact. The finite groups, their subgroup lattices and characters (exact integer
-tables, Todd–Coxeter, certified characters) live in :mod:`theory._groups` and are re-exported here.
+tables, Todd–Coxeter, certified characters) live in :mod:`gentheory.theory._groups` and are re-exported here.
 
 References: spec ``strata.md`` §1–§3; Friedmann & Stanley (strata counts); Hoffman & Wielandt (1953);
 Burnside, *Theory of groups of finite order* (1911), §223 (class-algebra characters).
@@ -28,14 +28,14 @@ from typing import Callable, Sequence
 
 import sympy as sp
 
-from theory import _groups
-from theory._groups import (  # noqa: F401  (re-exported: __all__ extends _groups.__all__)
+from gentheory.theory import _groups
+from gentheory.theory._groups import (  # noqa: F401  (re-exported: __all__ extends _groups.__all__)
     FiniteGroup, group_from_generators, group_from_presentation, quaternion_group, dihedral_group,
     dicyclic_group, special_linear_group_2_3, heisenberg_group, cyclic_group, cyclic_product_group,
     symmetric_group, alternating_group, subgroup_lattice, hasse_diagram, abelian_characters,
     IrreducibleCharacters, irreducible_characters,
 )
-from theory._validation import ParameterError, check_int, checked_arguments
+from gentheory.theory._validation import ParameterError, check_int, checked_arguments
 
 __all__ = [
     *_groups.__all__,

@@ -30,7 +30,7 @@ import networkx as nx
 import sympy as sp
 from sympy.polys.matrices import DomainMatrix
 
-from theory._validation import ParameterError, check_int, check_range, checked_arguments, exact
+from gentheory.theory._validation import ParameterError, check_int, check_range, checked_arguments, exact
 
 __all__ = [
     "mu",

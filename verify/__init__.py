@@ -4,15 +4,15 @@ runner, CLI and figures.
 Public API
 ----------
 Estimate, Observation, Rival, Claim, Verdict
-    The claim model (:mod:`verify.core`).
+    The claim model (:mod:`gentheory.verify.core`).
 get_claim, all_claims, claim_ids
-    The registry; every study's claims are registered on first use (:mod:`verify.claims`).
+    The registry; every study's claims are registered on first use (:mod:`gentheory.verify.claims`).
 run_claims
-    Check claims over their sweeps on any executor, with resume (:mod:`verify.runner`).
+    Check claims over their sweeps on any executor, with resume (:mod:`gentheory.verify.runner`).
 ResultStore
-    Atomic, checksummed JSON/NPZ results (:mod:`verify._storage`).
+    Atomic, checksummed JSON/NPZ results (:mod:`gentheory.verify._storage`).
 export_figures
-    Paper figures from stored results (:mod:`verify.figures`).
+    Paper figures from stored results (:mod:`gentheory.verify.figures`).
 
 Modules
 -------
@@ -50,13 +50,13 @@ __all__ = ["Claim", "Estimate", "Observation", "Rival", "Verdict", "ResultStore"
 
 
 def __getattr__(name: str) -> Any:
-    """The public API, imported on first use (PEP 562): ``import verify`` and ``import verify.<module>`` stay
-    light, so a spawned pool worker runs its initializer (:mod:`verify._worker`) before any heavy import."""
+    """The public API, imported on first use (PEP 562): ``import gentheory.verify`` and its modules stay
+    light, so a spawned pool worker runs its initializer (:mod:`gentheory.verify._worker`) before any heavy import."""
     import importlib
 
-    home = {"ResultStore": "verify._storage", "default_results_dir": "verify._storage",
-            "project_root": "verify._storage", "all_claims": "verify.claims", "claim_ids": "verify.claims",
-            "get_claim": "verify.claims", "export_figures": "verify.figures", "run_claims": "verify.runner"}
+    home = {"ResultStore": "_storage", "default_results_dir": "_storage", "project_root": "_storage",
+            "all_claims": "claims", "claim_ids": "claims", "get_claim": "claims", "export_figures": "figures",
+            "run_claims": "runner"}
     if name in __all__:
-        return getattr(importlib.import_module(home.get(name, "verify.core")), name)
-    raise AttributeError(f"module 'verify' has no attribute {name!r}")
+        return getattr(importlib.import_module(f"{__name__}.{home.get(name, 'core')}"), name)
+    raise AttributeError(f"module 'gentheory.verify' has no attribute {name!r}")

@@ -3,10 +3,10 @@ r"""Storage keys that follow the code a point executes.
 A point's key (:func:`point_key`) digests the claim id, its params and config, the base seed
 and :func:`study_code_digest`: the :func:`numerical_source_fingerprint` of every module of this project
 that the claim's study module imports, directly or not (:func:`import_closure`), plus the core
-(:mod:`verify.core` and :mod:`verify._seeding`, and what they import). Editing any code a study executes
+(:mod:`gentheory.verify.core` and :mod:`gentheory.verify._seeding`, and what they import). Editing any code a study executes
 therefore recomputes exactly the studies that import it, also across studies (a shared private module);
 editing a figure module, a docstring or a comment recomputes nothing, because figures live in
-:mod:`verify.figures`, which no study imports, and docstrings and comments are not in the fingerprint.
+:mod:`gentheory.verify.figures`, which no study imports, and docstrings and comments are not in the fingerprint.
 
 Package ``__init__`` modules are left out of the closure: they hold only re-exports, docstrings and
 ``__all__`` (a test enforces it), so they execute no numerical code of their own.
@@ -16,18 +16,21 @@ from __future__ import annotations
 import ast
 import functools
 import hashlib
+import importlib.util
 from pathlib import Path
 from typing import Any
 
-from verify._seeding import digest
+from gentheory.verify._seeding import digest
 
 __all__ = ["numerical_source_fingerprint", "import_closure", "study_code_digest", "point_key", "design_key",
-           "PACKAGES", "CORE_MODULES"]
+           "NAMESPACE", "LAYERS", "CORE_MODULES"]
 
-#: the project's top-level packages; imports of anything else (numpy, scipy, ...) are not followed
-PACKAGES = ("theory", "solvers", "verify")
+#: the import package this project installs; its layers live in the top-level folders of :data:`LAYERS`
+NAMESPACE = "gentheory"
+#: the layer folders installed as ``gentheory.<layer>``
+LAYERS = ("theory", "solvers", "verify")
 #: modules every point executes whatever its study (the Estimate it stores, the seed it draws)
-CORE_MODULES = ("verify.core", "verify._seeding")
+CORE_MODULES = ("gentheory.verify.core", "gentheory.verify._seeding")
 
 _DOCSTRING_OWNERS = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
 _ROOT = Path(__file__).resolve().parent.parent
@@ -80,16 +83,33 @@ def numerical_source_fingerprint(source: str) -> str:
 
 
 def _module_file(module: str, root: Path) -> Path | None:
-    """The source file of ``module`` under ``root`` (a module file, or a package's ``__init__.py``)."""
-    base = root.joinpath(*module.split("."))
-    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
-        if candidate.is_file():
-            return candidate
-    return None
+    """The source file of ``module`` (a module file, or a package's ``__init__.py``); None if it has none.
+
+    A module of this project is looked up under ``root``: ``gentheory.<layer>.<name>`` in the folder
+    ``root/<layer>`` (setuptools' package-dir mapping), anything else of ``gentheory`` in ``root/gentheory``.
+    A module of another package (a plugin's study, see :mod:`gentheory.verify.claims`) is located by the
+    import system, which never executes it here.
+    """
+    parts = module.split(".")
+    if parts[0] == NAMESPACE:
+        rest = parts[1:]
+        base = root.joinpath(*rest) if rest and rest[0] in LAYERS else root.joinpath(NAMESPACE, *rest)
+        for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+            if candidate.is_file():
+                return candidate
+        return None
+    try:
+        spec = importlib.util.find_spec(module)
+    except (ImportError, ValueError):  # a parent that is a module, not a package; a name that is no module
+        return None
+    if spec is None or not spec.has_location or spec.origin is None or not spec.origin.endswith(".py"):
+        return None
+    return Path(spec.origin)
 
 
 def _is_package(module: str, root: Path) -> bool:
-    return (root.joinpath(*module.split(".")) / "__init__.py").is_file()
+    path = _module_file(module, root)
+    return path is not None and path.name == "__init__.py"
 
 
 @functools.lru_cache(maxsize=512)
@@ -112,27 +132,30 @@ def _import_candidates(source: str, package: str) -> frozenset[str]:
     return frozenset(found)
 
 
-def _imported_modules(path: Path, module: str, root: Path) -> set[str]:
-    """The project modules ``path`` imports anywhere in its body (also inside functions).
+def _imported_modules(path: Path, module: str, root: Path, packages: frozenset[str]) -> set[str]:
+    """The modules of ``packages`` (top-level names) that ``path`` imports anywhere in its body (also inside
+    functions).
 
     ``from P import name`` counts the module ``P.name`` when it exists, else ``P`` itself; relative
     imports are resolved against ``module``.
     """
     package = module if _is_package(module, root) else module.rpartition(".")[0]
     found = _import_candidates(path.read_text(encoding="utf-8"), package)
-    return {m for m in found if m.split(".")[0] in PACKAGES and _module_file(m, root) is not None}
+    return {m for m in found if m.split(".")[0] in packages and _module_file(m, root) is not None}
 
 
 def import_closure(module: str, root: Path | None = None) -> tuple[str, ...]:
-    """Every project module that executing ``module`` imports, directly or not, with ``module`` itself;
-    package ``__init__`` modules excluded (see the module docstring). Sorted.
+    """Every module of this project, or of ``module``'s own top-level package (a plugin), that executing
+    ``module`` imports, directly or not, with ``module`` itself; package ``__init__`` modules excluded (see
+    the module docstring). Sorted.
 
-    >>> "solvers._marchenko_pastur" in import_closure("verify.augmentation")
+    >>> "gentheory.solvers._marchenko_pastur" in import_closure("gentheory.verify.augmentation")
     True
-    >>> any(m.startswith("verify.figures") for m in import_closure("verify.grokking"))
+    >>> any(m.startswith("gentheory.verify.figures") for m in import_closure("gentheory.verify.grokking"))
     False
     """
     root = _ROOT if root is None else Path(root)
+    packages = frozenset({NAMESPACE, module.split(".")[0]})
     seen: set[str] = set()
     todo = [module]
     while todo:
@@ -143,7 +166,7 @@ def import_closure(module: str, root: Path | None = None) -> tuple[str, ...]:
         path = _module_file(mod, root)
         if path is None:
             raise ModuleNotFoundError(f"module {mod!r} has no source file under {root}")
-        todo.extend(_imported_modules(path, mod, root) - seen)
+        todo.extend(_imported_modules(path, mod, root, packages) - seen)
     return tuple(sorted(m for m in seen if not _is_package(m, root)))
 
 

@@ -37,7 +37,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy import stats
 
-from theory._validation import ParameterError
+from gentheory.theory._validation import ParameterError
 
 __all__ = [
     "z_star",

@@ -30,7 +30,7 @@ from typing import Any, Callable, Mapping
 
 import numpy as np
 
-from verify._seeding import canonical_json
+from gentheory.verify._seeding import canonical_json
 
 __all__ = ["ResultStore", "ResultIntegrityWarning", "atomic_write_bytes", "provenance"]
 
@@ -129,7 +129,7 @@ def provenance() -> dict[str, Any]:
     }
 
 
-#: a point key as :func:`verify._keys.point_key` makes it: 32 lowercase hex digits (never a path)
+#: a point key as :func:`gentheory.verify._keys.point_key` makes it: 32 lowercase hex digits (never a path)
 _KEY = re.compile(r"[0-9a-f]{32}")
 
 
@@ -209,7 +209,7 @@ class ResultStore:
         self._write_checked(self.point_path(point.claim, scale, point.key), point.to_dict(), point.aux or None)
 
     def load_point(self, claim_id: str, scale: str, key: str) -> Any | None:
-        from verify.core import PointResult
+        from gentheory.verify.core import PointResult
 
         path = self.point_path(claim_id, scale, key)
         got = self._read_checked(path)
@@ -234,7 +234,7 @@ class ResultStore:
         self._write_checked(path, d)
 
     def load_verdict(self, claim_id: str, scale: str) -> Any | None:
-        from verify.core import PointAssessment, RivalOutcome, Verdict
+        from gentheory.verify.core import PointAssessment, RivalOutcome, Verdict
 
         path = self._dir(claim_id, scale) / "verdict.json"
         got = self._read_checked(path)

@@ -23,10 +23,10 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy import linalg
 
-from solvers import augmentation as sa
-from theory._validation import ParameterError, check_choice, check_int, check_range
-from verify._stats import extrapolate_intercept, mean_and_stderr
-from verify.core import Claim, Estimate, Observation, Rival, register
+from gentheory.solvers import augmentation as sa
+from gentheory.theory._validation import ParameterError, check_choice, check_int, check_range
+from gentheory.verify._stats import extrapolate_intercept, mean_and_stderr
+from gentheory.verify.core import Claim, Estimate, Observation, Rival, register
 
 __all__ = ["draw_feature_weights", "fit_readout", "simulate_test_error", "SizeConfig", "AugParams",
            "size_extrapolated_error"]

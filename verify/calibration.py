@@ -9,7 +9,7 @@ without a false alarm; in between it is *consistent* (no evidence of miscalibrat
 
 A false-alarm rate of 10⁻³ is not resolved by a few hundred seeds (the upper 95 % bound with no alarm in 200
 is 1.8 %), so the rows also test the *body* of the null distribution, which the same seeds do resolve: every
-statistical element's z (normal scale, :mod:`verify._stats`) exceeds :math:`z_{0.975} = 1.96` with
+statistical element's z (normal scale, :mod:`gentheory.verify._stats`) exceeds :math:`z_{0.975} = 1.96` with
 probability ≤ 5 % when the standard errors, degrees of freedom and bias budgets are right (bounds and
 budgets only make z smaller). The exceedance rate is pooled over elements with a cluster-robust (per seed)
 standard error, since the elements of one run are correlated; a 95 % interval above 5 % marks the claim
@@ -21,12 +21,12 @@ rows count it and keep each run's ratio δ_min / relevance; a quick scale whose 
 above :data:`UNDERSIZED_RATE` (lower 95 % bound) is listed as *undersized*. Since δ_min ∝ 1/√n, the stored
 ratios say how much larger it must be.
 
-Runs go through :func:`verify.runner.run_claims` with the same store, so a calibration resumes
+Runs go through :func:`gentheory.verify.runner.run_claims` with the same store, so a calibration resumes
 like any sweep and its points are ordinary stored results (base seeds ``SEED_OFFSET + first_seed + s``).
 
 A row keeps its per-seed record (which seeds false-alarmed, missed the rival or ended UNDERPOWERED, each
 seed's body counts and δ_min ratio), the seed range it covers and a digest of the design it calibrated
-(:func:`verify.runner.design_key`). So batches run on different machines, on disjoint seed ranges, pool
+(:func:`gentheory.verify.runner.design_key`). So batches run on different machines, on disjoint seed ranges, pool
 exactly from their ``calibration.json`` alone (:func:`merge_rows`, ``gentheory calibrate --merge``): the
 pooled row is the one a single run over the union of the seeds would give, and batches of different
 designs, budgets, scales or overlapping seeds are refused.
@@ -48,11 +48,11 @@ import concurrent.futures as cf
 import numpy as np
 from scipy import stats
 
-from verify._seeding import canonical_json
-from verify._stats import binomial_interval
-from verify._storage import ResultStore
-from verify.core import Claim
-from verify.runner import assess, design_key, execute_points, point_key
+from gentheory.verify._seeding import canonical_json
+from gentheory.verify._stats import binomial_interval
+from gentheory.verify._storage import ResultStore
+from gentheory.verify.core import Claim
+from gentheory.verify.runner import assess, design_key, execute_points, point_key
 
 __all__ = ["CalibrationRow", "calibrate", "calibration_row", "format_seed_ranges", "merge_rows", "render_calibration",
            "StoreComparison", "compare_stores"]
@@ -86,7 +86,7 @@ class CalibrationRow:
     false_alarm_seeds: list[int] = field(default_factory=list)
     unrejected_seeds: list[int] = field(default_factory=list)
     underpowered_seeds: list[int] = field(default_factory=list)
-    #: digest of what the numbers depend on apart from the seed (:func:`verify.runner.design_key`), and the scale
+    #: digest of what the numbers depend on apart from the seed (:func:`gentheory.verify.runner.design_key`), and the scale
     design: str = ""
     scale: str = "quick"
 

@@ -1,15 +1,15 @@
 """The registry of every claim, filled by importing the study modules.
 
-:mod:`verify.core` defines :func:`~verify.core.register` and imports no study; this module imports the
+:mod:`gentheory.verify.core` defines :func:`~gentheory.verify.core.register` and imports no study; this module imports the
 studies (:func:`load_studies`) and reads the registry, so the import graph has no circle. The CLI, the
 runner, tests and notebooks reach claims through the accessors here (or the same names re-exported by
-:mod:`verify`). Add a study by adding its name to :data:`STUDIES` (see the README, "Adding a study").
+:mod:`gentheory.verify`). Add a study by adding its name to :data:`STUDIES` (see the README, "Adding a study").
 """
 from __future__ import annotations
 
 import importlib
 
-from verify.core import REGISTRY, Claim
+from gentheory.verify.core import REGISTRY, Claim
 
 __all__ = ["STUDIES", "load_studies", "claim_ids", "get_claim", "all_claims"]
 
@@ -19,7 +19,7 @@ STUDIES = ("augmentation", "double_descent", "grokking", "perceptron", "strata",
 def load_studies() -> None:
     """Import every study's ``verify`` module, registering its claims (idempotent)."""
     for study in STUDIES:
-        importlib.import_module(f"verify.{study}")
+        importlib.import_module(f"gentheory.verify.{study}")
 
 
 def claim_ids() -> list[str]:

@@ -1,4 +1,4 @@
-"""Command line: ``gentheory`` (= ``python -m verify``), a thin argparse layer over the library.
+"""Command line: ``gentheory`` (= ``python -m gentheory``), a thin argparse layer over the library.
 
 ::
 
@@ -24,13 +24,13 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from verify._seeding import to_jsonable
-from verify._storage import ResultStore, default_results_dir
-from verify.claims import all_claims, claim_ids
-from verify.core import SUCCESS, Claim
-from verify.figures import STYLES, MissingResultsError, export_figures
-from verify.report import render_json, render_markdown
-from verify.runner import EXECUTORS, interrupts_raise, run_claims
+from gentheory.verify._seeding import to_jsonable
+from gentheory.verify._storage import ResultStore, default_results_dir
+from gentheory.verify.claims import all_claims, claim_ids
+from gentheory.verify.core import SUCCESS, Claim
+from gentheory.verify.figures import STYLES, MissingResultsError, export_figures
+from gentheory.verify.report import render_json, render_markdown
+from gentheory.verify.runner import EXECUTORS, interrupts_raise, run_claims
 
 def _int_at_least(low: int):
     """argparse type: an integer >= ``low``; a bad value exits with code 2 naming the option, value and range."""
@@ -116,7 +116,7 @@ def _add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--scale", default="quick", choices=("quick", "paper"), help="simulation scale (default: %(default)s)")
 
 
-def _version() -> str:
+def installed_version() -> str:
     """The installed distribution's version (``unknown`` when the source tree runs uninstalled)."""
     import importlib.metadata as md
 
@@ -128,7 +128,7 @@ def _version() -> str:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="gentheory", description="Verify generalization-theory claims against simulation.")
-    parser.add_argument("--version", action="version", version=f"gentheory {_version()}",
+    parser.add_argument("--version", action="version", version=f"gentheory {installed_version()}",
                         help="print the installed version and exit")
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -261,7 +261,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
 
 def _cmd_calibrate(args: argparse.Namespace) -> int:
-    from verify.calibration import calibrate, format_seed_ranges, render_calibration
+    from gentheory.verify.calibration import calibrate, format_seed_ranges, render_calibration
 
     if args.merge is not None:
         return _merge_calibrations(args)
@@ -305,7 +305,7 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
 
 def _merge_calibrations(args: argparse.Namespace) -> int:
     """``calibrate --merge``: pool per-seed records of disjoint batches; writes calibration_merged.md/.json to --results."""
-    from verify.calibration import CalibrationRow, merge_rows, render_calibration
+    from gentheory.verify.calibration import CalibrationRow, merge_rows, render_calibration
 
     if args.ids or args.all or args.seeds is not None:
         print("gentheory calibrate --merge: pools stored batches; give no claim ids, --all or --seeds",
@@ -355,7 +355,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
 def _cmd_figures(args: argparse.Namespace) -> int:
     if args.list:
-        from verify.figures import FIGURES
+        from gentheory.verify.figures import FIGURES
 
         for name, spec in sorted(FIGURES.items()):
             print(f"{name:32s} {', '.join(spec.claims) or '(theory only)'}")
@@ -381,7 +381,7 @@ def _cmd_figures(args: argparse.Namespace) -> int:
 
 
 def _cmd_compare(args: argparse.Namespace) -> int:
-    from verify.calibration import compare_stores
+    from gentheory.verify.calibration import compare_stores
 
     for d in (args.first, args.second):
         if not Path(d).is_dir():

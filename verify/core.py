@@ -25,10 +25,10 @@ prediction and simulation always describe the same draw.
 **Relevance rule.** ``relevance`` (relative) and ``relevance_abs`` set the smallest discrepancy that must be
 detectable. It is at most half the distance between the theory and its nearest rival where they differ most
 (so a PASS means the data separate them); a claim that needs another scale says why in ``relevance_note``.
-:func:`verify.runner.assess` records the ratio (``Verdict.relevance_ratio``) and a test enforces it.
+:func:`gentheory.verify.runner.assess` records the ratio (``Verdict.relevance_ratio``) and a test enforces it.
 
-Concrete claims stay small: shared behaviour lives in functions (:mod:`verify._stats`,
-:mod:`verify.runner`), not in a class tower.
+Concrete claims stay small: shared behaviour lives in functions (:mod:`gentheory.verify._stats`,
+:mod:`gentheory.verify.runner`), not in a class tower.
 """
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ from typing import Any, ClassVar, Mapping
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from verify._seeding import to_jsonable
+from gentheory.verify._seeding import to_jsonable
 
 __all__ = [
     "Estimate",
@@ -108,7 +108,7 @@ class Estimate:
     @classmethod
     def from_replicates(cls, samples: ArrayLike, *, axis: int = 0, error_bound: ArrayLike = 0.0) -> "Estimate":
         """Mean and sd/√R over independent replicates stacked along ``axis``, with R − 1 degrees of freedom."""
-        from verify._stats import mean_and_stderr
+        from gentheory.verify._stats import mean_and_stderr
 
         mean, se, n = mean_and_stderr(samples, axis=axis)
         return cls(mean, se, _as_value(error_bound), n, n - 1)
@@ -257,7 +257,7 @@ class Claim(abc.ABC):
 
     def params_from_dict(self, d: Mapping[str, Any]) -> Any:
         """The claim's ``Params`` rebuilt from its stored JSON form (lists back to tuples; the strings "inf",
-        "-inf", "nan" that :func:`verify._seeding.to_jsonable` writes for non-finite floats back to floats)."""
+        "-inf", "nan" that :func:`gentheory.verify._seeding.to_jsonable` writes for non-finite floats back to floats)."""
         fields = {f.name: f for f in dataclasses.fields(self.Params)}
         unknown = set(d) - set(fields)
         if unknown:
@@ -282,7 +282,7 @@ class Claim(abc.ABC):
 
 REGISTRY: dict[str, Claim] = {}
 """Claim id -> instance, filled by :func:`register` as study modules are imported; read it through
-:mod:`verify.claims`, which imports the studies (so this module imports none of them)."""
+:mod:`gentheory.verify.claims`, which imports the studies (so this module imports none of them)."""
 
 
 def register(cls: type[Claim]) -> type[Claim]:
@@ -290,8 +290,12 @@ def register(cls: type[Claim]) -> type[Claim]:
     cid = cls.id
     if "." not in cid:
         raise ValueError(f"claim id {cid!r} must have the form 'study.name'")
-    if cid in REGISTRY and type(REGISTRY[cid]).__qualname__ != cls.__qualname__:
-        raise ValueError(f"claim id {cid!r} registered twice")
+    where = f"{cls.__module__}.{cls.__qualname__}"
+    if cid in REGISTRY:
+        registered = type(REGISTRY[cid])
+        if f"{registered.__module__}.{registered.__qualname__}" != where:  # a module reloaded re-registers
+            raise ValueError(f"claim id {cid!r} registered twice: by {registered.__module__}."
+                             f"{registered.__qualname__} and by {where}")
     for attr in ("statement", "rivals", "reference", "Params", "Config", "scales"):
         if not hasattr(cls, attr):
             raise TypeError(f"claim {cid} lacks the class attribute {attr!r}")
@@ -351,7 +355,7 @@ class PointAssessment:
 @dataclass
 class PointResult:
     """Everything computed at one sweep point (stored as JSON + NPZ); ``assessment`` is filled by
-    :func:`verify.runner.assess` and stored with the verdict."""
+    :func:`gentheory.verify.runner.assess` and stored with the verdict."""
 
     claim: str
     params: dict[str, Any]

@@ -20,13 +20,13 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from solvers import double_descent as sd
+from gentheory.solvers import double_descent as sd
 import sympy as sp
 
-from theory import double_descent as td
-from theory._validation import ParameterError, check_choice, check_int, check_range
-from verify._stats import (extrapolate_intercept, inverse_slope_bias, mean_and_stderr, stderr, weighted_least_squares)
-from verify.core import Claim, Estimate, Observation, Rival, register
+from gentheory.theory import double_descent as td
+from gentheory.theory._validation import ParameterError, check_choice, check_int, check_range
+from gentheory.verify._stats import (extrapolate_intercept, inverse_slope_bias, mean_and_stderr, stderr, weighted_least_squares)
+from gentheory.verify.core import Claim, Estimate, Observation, Rival, register
 
 __all__ = ["DesignDraw", "draw_designs", "gradient_descent", "gradient_flow_limit"]
 
@@ -722,7 +722,7 @@ class SmallestEigenvalue(Claim):
 
     def simulate(self, p: EdelmanParams, cfg: SampleConfig, rng: np.random.Generator) -> Observation:
         """CDF of N²s_min at N/4, N/2 and N (replicates ×4, ×2, ×1: equal standard errors), extrapolated to
-        N = ∞ in 1/N by weighted least squares (:func:`verify._stats.extrapolate_intercept`); no declared budget."""
+        N = ∞ in 1/N by weighted least squares (:func:`gentheory.verify._stats.extrapolate_intercept`); no declared budget."""
         x = np.array(p.points)
         sizes = [cfg.n_features // 4, cfg.n_features // 2, cfg.n_features]
         cdfs, ses, medians = [], [], []

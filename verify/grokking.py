@@ -12,7 +12,7 @@ two-layer quadratic MLP on modular addition (spec §4, Gromov-style mean-field o
 
 The linear dynamics are deterministic given the draw, so most claims here are *deterministic*: the
 simulated number must match the closed form within a derived float64 round-off bound
-(:func:`solvers.grokking.roundoff_bound`), and a rival must fall outside it. The init-averaged tail
+(:func:`gentheory.solvers.grokking.roundoff_bound`), and a rival must fall outside it. The init-averaged tail
 amplitude and the MLP exponents are *statistical* claims over independent replicates.
 """
 from __future__ import annotations
@@ -23,10 +23,10 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from solvers import grokking as gs
-from theory._validation import ParameterError, check_choice, check_int, check_range
-from verify._stats import stderr
-from verify.core import Claim, Estimate, Observation, Rival, register
+from gentheory.solvers import grokking as gs
+from gentheory.theory._validation import ParameterError, check_choice, check_int, check_range
+from gentheory.verify._stats import stderr
+from gentheory.verify.core import Claim, Estimate, Observation, Rival, register
 
 __all__ = [
     "HeavyBall",

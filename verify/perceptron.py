@@ -34,12 +34,12 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy import special
 
-from theory._validation import ParameterError, check_int, check_range
-from solvers import perceptron as sp_
-from solvers._errors import SolverConvergenceError
-from verify._seeding import to_jsonable
-from verify._stats import extrapolate_intercept, stderr
-from verify.core import Claim, Estimate, Observation, Rival, register
+from gentheory.theory._validation import ParameterError, check_int, check_range
+from gentheory.solvers import perceptron as sp_
+from gentheory.solvers._errors import SolverConvergenceError
+from gentheory.verify._seeding import to_jsonable
+from gentheory.verify._stats import extrapolate_intercept, stderr
+from gentheory.verify.core import Claim, Estimate, Observation, Rival, register
 
 __all__ = ["sign_configurations", "energy_histograms", "solution_counts", "EnumConfig", "SizeSeries", "size_series",
            "quenched_entropy", "storage_thermodynamics", "critical_load", "sat_probability",
@@ -244,7 +244,7 @@ class SizeSeries:
     """Per-size instance means of k observables and their extrapolation to N = ∞ in 1/N.
 
     ``means``, ``ses`` (len(sizes), k); ``defined`` (len(sizes), k) the fraction of instances where each observable
-    is defined (e.g. SAT for the entropy); ``fits`` one :class:`verify._stats.InterceptFit` per observable;
+    is defined (e.g. SAT for the entropy); ``fits`` one :class:`gentheory.verify._stats.InterceptFit` per observable;
     ``values`` the per-instance observables of each size (instances, k)."""
 
     sizes: tuple[int, ...]
@@ -270,7 +270,7 @@ def size_series(instance: Callable[[int, np.random.Generator], NDArray], cfg: En
                 curvature: Sequence[tuple[float, float]] | None = None) -> SizeSeries:
     r"""Run ``instance(N, rng) -> observables`` (NaN where undefined) cfg.count(N) times per size on independent
     spawned streams, and extrapolate the per-size means to N = ∞ by weighted least squares in 1/N
-    (:func:`verify._stats.extrapolate_intercept`, polynomial of ``degree``). An observable undefined at a whole
+    (:func:`gentheory.verify._stats.extrapolate_intercept`, polynomial of ``degree``). An observable undefined at a whole
     size (e.g. α·N not an integer) is fitted on the other sizes; at least degree + 2 sizes must remain.
     ``curvature``: per observable, a known 1/N² coefficient and its bound (``known_curvature`` of the fit)."""
     means, ses, defined, values = [], [], [], []
@@ -463,7 +463,7 @@ def bayes_amp(stabilities: NDArray, *, damping: float = 0.3, tol: float = 1e-6, 
     r"""Bayes-optimal AMP for the teacher–student perceptron at β = ∞ (version-space posterior), from an
     uninformative start m ≈ 0: :math:`m = \tanh B` with damping; returns (posterior means m, iterations).
     Raises when the largest change stays above ``tol`` for ``max_iter`` iterations. Its state evolution is the
-    RS equation of :func:`solvers.perceptron.teacher_student_rs`, so m·W*/N → q_RS on the poor branch."""
+    RS equation of :func:`gentheory.solvers.perceptron.teacher_student_rs`, so m·W*/N → q_RS on the poor branch."""
     f2 = stabilities * stabilities
     m = 1e-3 * rng.standard_normal(stabilities.shape[1])
     g = np.zeros(stabilities.shape[0])

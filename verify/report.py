@@ -5,8 +5,8 @@ from typing import Sequence
 
 import numpy as np
 
-from verify._seeding import to_jsonable
-from verify.core import Verdict
+from gentheory.verify._seeding import to_jsonable
+from gentheory.verify.core import Verdict
 
 __all__ = ["render_markdown", "render_json", "verdict_table", "worst_number", "measured_numbers"]
 
@@ -21,7 +21,7 @@ def _rivals_cell(v: Verdict) -> str:
 
 
 def _component(est, k: int) -> tuple[float, float, float]:
-    """(value, stderr, bound) of component k of an :class:`~verify.core.Estimate` (scalars broadcast)."""
+    """(value, stderr, bound) of component k of an :class:`~gentheory.verify.core.Estimate` (scalars broadcast)."""
     size = np.size(est.value)
     parts = (np.broadcast_to(np.asarray(getattr(est, f), float), (size,))[k] for f in ("value", "stderr", "error_bound"))
     return tuple(float(x) for x in parts)  # type: ignore[return-value]
@@ -39,7 +39,7 @@ def _number(value: float, se: float, bound: float) -> str:
 def worst_number(v: Verdict) -> tuple[str, str, str]:
     """(what, theory, simulation) of the single compared number with the largest z: the point's params and the
     component's label, each number with its standard error and bound — one readable cell instead of vectors."""
-    from verify.claims import get_claim
+    from gentheory.verify.claims import get_claim
 
     scored = [p for p in v.points if p.assessment is not None]
     if not scored:
@@ -78,7 +78,7 @@ def verdict_table(verdicts: Sequence[Verdict]) -> str:
 def measured_numbers(verdicts: Sequence[Verdict]) -> str:
     """Plain-text table of every measured component: label, simulation ± SE, theory, each rival, z — one block
     per claim, with the claim's reported info keys listed after it."""
-    from verify.claims import get_claim
+    from gentheory.verify.claims import get_claim
 
     lines = []
     for v in verdicts:
@@ -101,7 +101,7 @@ def measured_numbers(verdicts: Sequence[Verdict]) -> str:
     return "\n".join(lines)
 
 
-#: what the report's numbers mean, as :func:`verify._stats.compare` and :class:`verify.core.Verdict` compute them
+#: what the report's numbers mean, as :func:`gentheory.verify._stats.compare` and :class:`gentheory.verify.core.Verdict` compute them
 GLOSSARY = "\n".join([
     "**How to read it.**",
     "",

@@ -1,9 +1,9 @@
 """Run claims over their sweeps on any ``concurrent.futures.Executor``, store, resume, assess.
 
 Each sweep point is an independent task ``evaluate_point(claim_id, params, scale, base_seed)``.
-Its random stream comes from :func:`verify._seeding.point_seed`, so its numbers do not depend on
+Its random stream comes from :func:`gentheory.verify._seeding.point_seed`, so its numbers do not depend on
 the executor, the worker count or the order. Each finished point is written to the
-:class:`~verify._storage.ResultStore` at once (atomically); a rerun loads the stored points whose key
+:class:`~gentheory.verify._storage.ResultStore` at once (atomically); a rerun loads the stored points whose key
 (claim, claim version, params, config, base seed) matches and computes only the rest, so an
 interrupted run resumes and loses nothing. BLAS is pinned to one thread inside every task: on small
 matrices threaded BLAS is 10-100x slower here, and workers would oversubscribe the cores; and freed
@@ -28,13 +28,13 @@ import numpy as np
 from numpy.typing import NDArray
 from threadpoolctl import threadpool_limits
 
-from verify._keys import design_key, point_key
-from verify._worker import init_worker
-from verify._seeding import point_seed, to_jsonable
-from verify._stats import compare, detectable_multiplier, z_star
-from verify._storage import ResultStore, provenance
-from verify.claims import get_claim
-from verify.core import Claim, Estimate, Observation, PointAssessment, PointResult, RivalOutcome, Verdict
+from gentheory.verify._keys import design_key, point_key
+from gentheory.verify._worker import init_worker
+from gentheory.verify._seeding import point_seed, to_jsonable
+from gentheory.verify._stats import compare, detectable_multiplier, z_star
+from gentheory.verify._storage import ResultStore, provenance
+from gentheory.verify.claims import get_claim
+from gentheory.verify.core import Claim, Estimate, Observation, PointAssessment, PointResult, RivalOutcome, Verdict
 
 __all__ = ["point_key", "design_key", "evaluate_point", "execute_points", "assess", "relevance_ratio", "run_claims",
            "make_executor", "EXECUTORS"]
@@ -139,7 +139,7 @@ def relevance_ratio(claim: Claim, points: Sequence[PointResult]) -> float:
 
 def assess(claim: Claim, points: Sequence[PointResult], *, scale: str, alpha: float = 1e-3,
            elapsed: float = 0.0) -> Verdict:
-    """Turn the points of a sweep into a :class:`Verdict` (see :mod:`verify._stats`); fills each point's
+    """Turn the points of a sweep into a :class:`Verdict` (see :mod:`gentheory.verify._stats`); fills each point's
     :class:`PointAssessment`."""
     errors = [p for p in points if p.error]
     prov = provenance()

@@ -3,10 +3,10 @@ r"""Hom(C, U(d)) strata: trained region modules against the exact topology (Q8 s
 Two network models of the strata spec (§1.5), both trained here, many seeds as one batch:
 
 * **Model T** (twist model): region modules :math:`W_A(a), W_B(b) \in \mathbb C^{d\times d}` trained by
-  full-batch GD on within-region products only (:class:`solvers.strata.ModelT`), free complex
+  full-batch GD on within-region products only (:class:`gentheory.solvers.strata.ModelT`), free complex
   parameters, or unitary parameters with Riemannian GD and a polar retraction. A run's final state is
   certified to lie within a radius r of an exact zero of the local loss
-  (:func:`solvers.strata.zero_set_certificate`), and every deterministic comparison below carries the
+  (:func:`gentheory.solvers.strata.zero_set_certificate`), and every deterministic comparison below carries the
   error bound that radius implies (first-order Lipschitz term + second-order term + float round-off).
 * **Model L** (gluing model): near-homomorphisms :math:`\rho: A \to U(d)` learned from each region's own
   table (cross-entropy with logits :math:`\beta\,\mathrm{Re\,tr}(\rho(x)^*\rho(a)\rho(a'))` plus a
@@ -24,11 +24,11 @@ from functools import lru_cache
 import numpy as np
 from numpy.typing import NDArray
 
-from solvers import strata as ss
-from theory import strata as ts
-from theory._validation import ParameterError, check_choice, check_int, check_range
-from verify._stats import binomial_interval
-from verify.core import Claim, Estimate, Observation, Rival, register
+from gentheory.solvers import strata as ss
+from gentheory.theory import strata as ts
+from gentheory.theory._validation import ParameterError, check_choice, check_int, check_range
+from gentheory.verify._stats import binomial_interval
+from gentheory.verify.core import Claim, Estimate, Observation, Rival, register
 
 __all__ = [
     "TwistConfig",
@@ -816,7 +816,7 @@ def _hw_bound(delta_sum: float, d: int) -> float:
 
 @dataclass(frozen=True, kw_only=True)
 class FamilyParams:
-    """One task of the family table (index into :data:`theory.strata.FAMILY`) at width d (0 = target d*)."""
+    """One task of the family table (index into :data:`gentheory.theory.strata.FAMILY`) at width d (0 = target d*)."""
 
     task: str
     d: int = 0

@@ -20,11 +20,11 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy import stats
 
-from solvers import transitive as st
-from theory import transitive as tt
-from theory._validation import ParameterError, check_int, check_range
-from verify._stats import stderr, weighted_least_squares
-from verify.core import Claim, Estimate, Observation, Rival, register
+from gentheory.solvers import transitive as st
+from gentheory.theory import transitive as tt
+from gentheory.theory._validation import ParameterError, check_int, check_range
+from gentheory.verify._stats import stderr, weighted_least_squares
+from gentheory.verify.core import Claim, Estimate, Observation, Rival, register
 
 __all__ = ["TIParams", "NetConfig", "train_networks", "LinearGeometry", "train_linear_features", "off_diagonal"]
 

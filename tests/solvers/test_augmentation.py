@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from solvers import augmentation as sa
-from solvers._errors import SolverConvergenceError
-from theory import augmentation as ta
-from theory._validation import ParameterError
+from gentheory.solvers import augmentation as sa
+from gentheory.solvers._errors import SolverConvergenceError
+from gentheory.theory import augmentation as ta
+from gentheory.theory._validation import ParameterError
 
 EPS = np.finfo(float).eps
 SOLVER_TOL = 1e-10  # log-δ residual of the fixed point

@@ -5,10 +5,10 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from solvers import double_descent as sd
-from solvers._errors import SolverConvergenceError
-from theory import double_descent as td
-from theory._validation import ParameterError
+from gentheory.solvers import double_descent as sd
+from gentheory.solvers._errors import SolverConvergenceError
+from gentheory.theory import double_descent as td
+from gentheory.theory._validation import ParameterError
 
 EPS = np.finfo(float).eps
 

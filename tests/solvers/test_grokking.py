@@ -8,9 +8,9 @@ import sympy as sp
 from hypothesis import given
 from hypothesis import strategies as st
 
-from solvers import ParameterError, SolverConvergenceError
-from solvers import grokking as gs
-from theory import grokking as tg
+from gentheory.solvers import ParameterError, SolverConvergenceError
+from gentheory.solvers import grokking as gs
+from gentheory.theory import grokking as tg
 
 EPS = np.finfo(float).eps
 

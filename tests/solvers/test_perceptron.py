@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from solvers import perceptron as sp_
-from solvers._errors import SolverConvergenceError
-from theory import perceptron as tp
-from theory._validation import ParameterError
+from gentheory.solvers import perceptron as sp_
+from gentheory.solvers._errors import SolverConvergenceError
+from gentheory.theory import perceptron as tp
+from gentheory.theory._validation import ParameterError
 
 FP_TOL = 1e-9  # brentq on q to 1e-14; stationary functionals move by O(δq²)
 

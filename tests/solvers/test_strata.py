@@ -4,10 +4,10 @@ import math
 import numpy as np
 import pytest
 
-from solvers import strata as ss
-from solvers._errors import SolverConvergenceError
-from theory import strata as ts
-from theory._validation import ParameterError
+from gentheory.solvers import strata as ss
+from gentheory.solvers._errors import SolverConvergenceError
+from gentheory.theory import strata as ts
+from gentheory.theory._validation import ParameterError
 
 EPS = np.finfo(float).eps
 
@@ -75,7 +75,7 @@ def test_minimise_over_unitary_raises_when_no_start_converges():
 # --------------------------------------------------------------------------- Model T
 @pytest.fixture(scope="module")
 def model():
-    from solvers.strata import q8_model_t
+    from gentheory.solvers.strata import q8_model_t
 
     return q8_model_t(2)
 

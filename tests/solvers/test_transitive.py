@@ -6,9 +6,9 @@ import pytest
 import sympy as sp
 from scipy import integrate
 
-from solvers import ParameterError
-from solvers import transitive as st
-from theory import transitive as tt
+from gentheory.solvers import ParameterError
+from gentheory.solvers import transitive as st
+from gentheory.theory import transitive as tt
 
 EPS = np.finfo(float).eps
 
@@ -64,7 +64,7 @@ def test_relu_ntk_closed_values_and_spec_table():
 
 
 def test_general_krr_reduces_to_the_family_for_one_hot_items():
-    from theory import transitive as tt_
+    from gentheory.theory import transitive as tt_
 
     for s in (0.0, -0.2):
         fam = st.margins(9, (4, 6), kappa=st.network_family(s))

@@ -3,9 +3,9 @@ import mpmath as mp
 import pytest
 import sympy as sp
 
-from theory import augmentation as ta
-from theory import double_descent as td
-from theory._validation import ParameterError
+from gentheory.theory import augmentation as ta
+from gentheory.theory import double_descent as td
+from gentheory.theory._validation import ParameterError
 
 
 @pytest.mark.parametrize("k", [1, 2, 3, 5, 8])

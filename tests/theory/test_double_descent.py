@@ -2,8 +2,8 @@
 import pytest
 import sympy as sp
 
-from theory import double_descent as td
-from theory._validation import ParameterError
+from gentheory.theory import double_descent as td
+from gentheory.theory._validation import ParameterError
 
 a = td.alpha
 lam = sp.Symbol("lambda", positive=True)

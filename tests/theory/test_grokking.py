@@ -2,9 +2,9 @@
 import pytest
 import sympy as sp
 
-from theory import ParameterError
-from theory import grokking as tg
-from theory.grokking import L, beta, k, u, x
+from gentheory.theory import ParameterError
+from gentheory.theory import grokking as tg
+from gentheory.theory.grokking import L, beta, k, u, x
 
 RATIONAL_POINTS = [(sp.Rational(1, 50), sp.Rational(9, 10)), (sp.Rational(3, 7), sp.Rational(1, 3)),
                    (sp.Rational(1, 1000), sp.Rational(1, 2)), (sp.Rational(5, 2), sp.Rational(1, 4))]

@@ -2,7 +2,7 @@
 import mpmath as mp
 import sympy as sp
 
-from theory import perceptron as tp
+from gentheory.theory import perceptron as tp
 
 
 def test_annealed_storage_capacity_is_one_at_zero_margin_and_falls_with_margin():

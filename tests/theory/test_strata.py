@@ -7,8 +7,8 @@ import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from theory import strata as ts
-from theory._validation import ParameterError
+from gentheory.theory import strata as ts
+from gentheory.theory._validation import ParameterError
 
 
 # --------------------------------------------------------------------------- groups

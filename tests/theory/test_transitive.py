@@ -5,8 +5,8 @@ import networkx as nx
 import pytest
 import sympy as sp
 
-from theory import ParameterError
-from theory import transitive as tt
+from gentheory.theory import ParameterError
+from gentheory.theory import transitive as tt
 
 R = sp.Rational
 FAMILIES = [tt.KernelFamily(1, R(1, 2), R(1, 6)), tt.KernelFamily(3, 1, R(1, 3)), tt.KernelFamily.from_coefficients(R(1, 10), 1, 5)]

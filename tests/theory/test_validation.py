@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from solvers import double_descent as sdd
-from solvers import grokking as sg
-from theory import _groups
-from theory import transitive as tt
-from theory._validation import ParameterError, check_range
+from gentheory.solvers import double_descent as sdd
+from gentheory.solvers import grokking as sg
+from gentheory.theory import _groups
+from gentheory.theory import transitive as tt
+from gentheory.theory._validation import ParameterError, check_range
 
 
 @pytest.mark.parametrize("value, message", [
@@ -50,7 +50,7 @@ def test_a_string_parameter_is_never_evaluated(tmp_path, monkeypatch):
 @pytest.mark.parametrize("rtol", [math.nan, math.inf, 0.0, -1e-3])
 def test_a_tolerance_that_would_switch_the_check_off_is_refused(rtol):
     """rtol = nan made every comparison False, so a quadrature returned an unchecked number (0.5934 for 0.5771)."""
-    from solvers._fixed_point import damped_fixed_point
+    from gentheory.solvers._fixed_point import damped_fixed_point
 
     with pytest.raises(ParameterError, match="rtol = "):
         sdd.response([1.0], 0.5, rtol=rtol)

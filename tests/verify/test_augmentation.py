@@ -5,10 +5,10 @@ import numpy as np
 import pytest
 from scipy import linalg
 
-from solvers import augmentation as sa
-from theory._validation import ParameterError
-from verify import augmentation as va
-from verify._stats import extrapolate_intercept
+from gentheory.solvers import augmentation as sa
+from gentheory.theory._validation import ParameterError
+from gentheory.verify import augmentation as va
+from gentheory.verify._stats import extrapolate_intercept
 
 EPS = np.finfo(float).eps
 

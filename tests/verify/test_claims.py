@@ -9,11 +9,11 @@ import dataclasses
 import numpy as np
 import pytest
 
-from verify import Estimate, get_claim
-from verify.claims import claim_ids
-from verify.core import SUCCESS
-from verify.report import render_markdown
-from verify.runner import assess
+from gentheory.verify import Estimate, get_claim
+from gentheory.verify.claims import claim_ids
+from gentheory.verify.core import SUCCESS
+from gentheory.verify.report import render_markdown
+from gentheory.verify.runner import assess
 
 
 #: claims whose nearest plausible rival needs more than a relabel: its study issue adds it with the simulation
@@ -89,7 +89,7 @@ def test_relevance_is_at_most_half_the_distance_to_the_nearest_rival(quick_resul
 @pytest.mark.slow
 @pytest.mark.parametrize("claim_id", claim_ids())
 def test_claim_passes_at_paper_scale(tmp_path, claim_id):
-    from verify import ResultStore, run_claims
+    from gentheory.verify import ResultStore, run_claims
 
     (v,) = run_claims([get_claim(claim_id)], scale="paper", store=ResultStore(tmp_path), executor="process",
                       progress=False)

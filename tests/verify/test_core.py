@@ -6,12 +6,12 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from verify import Estimate, ResultStore, get_claim
-from verify._seeding import digest, point_seed, stable_hash
-from verify._stats import binomial_interval, compare, detectable_multiplier, extrapolate_intercept, welch_dof, z_star
-from verify._storage import ResultIntegrityWarning
-from verify.claims import all_claims, claim_ids
-from verify.runner import evaluate_point
+from gentheory.verify import Estimate, ResultStore, get_claim
+from gentheory.verify._seeding import digest, point_seed, stable_hash
+from gentheory.verify._stats import binomial_interval, compare, detectable_multiplier, extrapolate_intercept, welch_dof, z_star
+from gentheory.verify._storage import ResultIntegrityWarning
+from gentheory.verify.claims import all_claims, claim_ids
+from gentheory.verify.runner import evaluate_point
 
 
 def test_z_star_is_the_bonferroni_normal_quantile():
@@ -155,8 +155,8 @@ def test_every_claim_declares_statement_rivals_reference_and_scales():
 
 
 def test_params_validation_names_field_value_and_range():
-    from verify.grokking import HeavyBall
-    from theory import ParameterError
+    from gentheory.verify.grokking import HeavyBall
+    from gentheory.theory import ParameterError
 
     with pytest.raises(ParameterError, match=r"beta = 1.5 is outside \[0, 1\)"):
         HeavyBall(eta=0.1, lam=1e-3, beta=1.5)
@@ -165,8 +165,8 @@ def test_params_validation_names_field_value_and_range():
 
 
 def test_stored_verdict_with_infinite_z_round_trips_and_renders(tmp_path):
-    from verify.report import render_markdown
-    from verify.runner import assess
+    from gentheory.verify.report import render_markdown
+    from gentheory.verify.runner import assess
 
     c = get_claim("grokking.k_grok_exact")  # integer comparison with zero bound: rival z = inf
     pts = [evaluate_point(c.id, p, "quick", 0) for p in c.sweep("quick")[:2]]
@@ -183,8 +183,8 @@ def test_stored_verdict_with_infinite_z_round_trips_and_renders(tmp_path):
 
 
 def test_measured_numbers_lists_every_component_with_its_label_and_predictions():
-    from verify.report import measured_numbers
-    from verify.runner import assess
+    from gentheory.verify.report import measured_numbers
+    from gentheory.verify.runner import assess
 
     c = get_claim("grokking.tail_amplitude")
     pts = [evaluate_point(c.id, p, "quick", 0) for p in c.sweep("quick")[:1]]
@@ -198,7 +198,7 @@ def test_measured_numbers_lists_every_component_with_its_label_and_predictions()
 
 
 def test_corrupted_point_is_recomputed_by_a_rerun_with_identical_numbers(tmp_path):
-    from verify import run_claims
+    from gentheory.verify import run_claims
 
     claim = get_claim("grokking.tail_amplitude")
     store = ResultStore(tmp_path)
@@ -222,8 +222,8 @@ def test_stored_params_rebuild_as_each_claims_params():
     """Every sweep point's params survive the JSON round trip as the claim's own Params (tuples included)."""
     import json
 
-    from verify._seeding import to_jsonable
-    from verify.core import PointResult
+    from gentheory.verify._seeding import to_jsonable
+    from gentheory.verify.core import PointResult
 
     for c in all_claims():
         for scale in ("quick", "paper"):
@@ -238,7 +238,7 @@ def test_stored_params_rebuild_as_each_claims_params():
 
 def _refuted_claim(paper_value: float):
     """A registered-style claim with a paper rival at ``paper_value`` (not added to the registry)."""
-    from verify.core import Claim, Rival
+    from gentheory.verify.core import Claim, Rival
 
     class Finding(Claim):
         id = "test.refuted_finding"
@@ -271,8 +271,8 @@ def _refuted_claim(paper_value: float):
     (1.3, 1.3, "FAIL"),      # the corrected statement is rejected
 ])
 def test_refuted_finding_verdicts(measured, paper, status):
-    from verify.core import PointResult
-    from verify.runner import assess
+    from gentheory.verify.core import PointResult
+    from gentheory.verify.runner import assess
 
     claim = _refuted_claim(paper)
     point = PointResult(claim.id, {}, claim.theory({}), Estimate(measured, 0.01, n=1000, dof=999),
@@ -281,8 +281,8 @@ def test_refuted_finding_verdicts(measured, paper, status):
     assert v.status == status, v.message
     assert claim.refuted_rival.name == "paper"
     if status == "REFUTED":
-        from verify.core import SUCCESS
-        from verify.report import render_markdown
+        from gentheory.verify.core import SUCCESS
+        from gentheory.verify.report import render_markdown
 
         assert v.rival_rejected and not v.theory_rejected and v.status in SUCCESS
         report = render_markdown([v])
@@ -302,7 +302,7 @@ def _rewrite_checked(path, edit):
     (lambda d: d.update(key="0" * 32), "holds the point"),
 ])
 def test_a_sealed_point_that_is_not_well_formed_is_distrusted_and_recomputed(tmp_path, edit, reason):
-    from verify import run_claims
+    from gentheory.verify import run_claims
 
     claim = get_claim("transitive.linear_gd_krr")
     store = ResultStore(tmp_path)
@@ -317,7 +317,7 @@ def test_a_sealed_point_that_is_not_well_formed_is_distrusted_and_recomputed(tmp
 def test_verdict_keys_are_digests_never_paths(tmp_path):
     """A sealed verdict.json whose point keys climb out of the store (``../``) is distrusted before any path is
     opened; a truncated one is reported as missing, not as being recomputed."""
-    from verify import run_claims
+    from gentheory.verify import run_claims
 
     claim = get_claim("transitive.linear_gd_krr")
     store = ResultStore(tmp_path)

@@ -2,8 +2,8 @@
 import numpy as np
 import pytest
 
-from theory._validation import ParameterError
-from verify import double_descent as vd
+from gentheory.theory._validation import ParameterError
+from gentheory.verify import double_descent as vd
 
 EPS = np.finfo(float).eps
 
@@ -92,7 +92,7 @@ def test_finite_n_params_refuse_infinite_variance():
 
 def test_twin_copies_measure_the_exact_discrete_response():
     """Twins share the noise, so w_twin − w = h Σ_j (I − dt K)^j dt u exactly (to round-off) for every replica."""
-    from verify.double_descent import langevin_twins
+    from gentheory.verify.double_descent import langevin_twins
 
     rng = np.random.default_rng(0)
     N, P, dt, h = 30, 20, 0.05, 0.1
@@ -110,7 +110,7 @@ def test_twin_copies_measure_the_exact_discrete_response():
 def test_langevin_twins_equal_explicit_noisy_twins():
     """The kernel computes the twins' shifts by their noise-free recursion; running every twin with the replica's
     noise (the textbook method) must give the same snapshots, final state and shifts, to round-off."""
-    from verify.double_descent import langevin_twins
+    from gentheory.verify.double_descent import langevin_twins
 
     N, P, dt, h, T, M, steps = 25, 40, 0.05, 0.1, 0.3, 5, 60
     waits = np.array([0, 20, 45, 60])
@@ -147,8 +147,8 @@ def test_langevin_twins_equal_explicit_noisy_twins():
 
 
 def test_fd_theory_slope_is_one_half_on_free_modes_and_one_minus_kappa_dt_over_two_for_stationary_modes():
-    from solvers.double_descent import fd_plot_theory
-    from verify.double_descent import fd_slope
+    from gentheory.solvers.double_descent import fd_plot_theory
+    from gentheory.verify.double_descent import fd_slope
 
     waits = np.array([500, 600, 700, 800, 900, 1000])
     free = fd_slope(*fd_plot_theory(np.zeros(5), temperature=0.2, dt=0.02, n_steps=1000, wait_steps=waits,
@@ -168,8 +168,8 @@ def test_inverse_slope_bias_predicts_the_mean_of_minus_one_over_a_noisy_least_sq
     −1.0 SE from the prediction)."""
     from scipy import stats
 
-    from verify._stats import inverse_slope_bias
-    from verify.double_descent import fd_slope
+    from gentheory.verify._stats import inverse_slope_bias
+    from gentheory.verify.double_descent import fd_slope
 
     rng = np.random.default_rng(20261130)
     x_true, draws = 0.5, 20_000
@@ -191,14 +191,14 @@ def test_inverse_slope_bias_predicts_the_mean_of_minus_one_over_a_noisy_least_sq
 
 
 def test_fd_params_refuse_a_null_space_above_the_threshold():
-    from verify.double_descent import FDParams
+    from gentheory.verify.double_descent import FDParams
 
     with pytest.raises(ParameterError, match="alpha < 1"):
         FDParams(alpha=2.0, subspace="null")
 
 
 def test_log_slope_recovers_a_planted_power_law():
-    from verify.double_descent import _log_slope
+    from gentheory.verify.double_descent import _log_slope
 
     eps = np.array([0.1, 0.2, 0.4])
     slope, se, amp, _ = _log_slope(eps, 3.0 * eps**-1.0, 0.01 * np.ones(3))
@@ -210,7 +210,7 @@ def test_log_slope_z_is_standard_normal_for_skewed_replicates():
     # against the same fit of the exact means. Replicates skewed like the simulated noise-fitting variance
     # (gamma, skewness 0.45; measured 0.7 at N = 300, ε = 0.25): z must be N(0, 1). With 4000 runs the sample
     # sd has se 1/sqrt(2·4000) = 0.011 and the mean 0.016; 4 se bands (false alarm ≈ 1e-4 for this fixed seed).
-    from verify.double_descent import _log_slope
+    from gentheory.verify.double_descent import _log_slope
 
     rng = np.random.default_rng(20261130)
     eps = np.array([0.15, 0.2, 0.25, 0.3, 0.4])

@@ -9,8 +9,8 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 from matplotlib.container import ErrorbarContainer  # noqa: E402
 
-from verify.figures import FIGURES, export_figures  # noqa: E402
-from verify.figures._base import (ERRORBAR_CONVENTION, SIMULATION_GID, THEORY_ONLY_CONVENTION,  # noqa: E402
+from gentheory.verify.figures import FIGURES, export_figures  # noqa: E402
+from gentheory.verify.figures._base import (ERRORBAR_CONVENTION, SIMULATION_GID, THEORY_ONLY_CONVENTION,  # noqa: E402
                                   simulation_errorbar)
 
 

@@ -2,8 +2,8 @@
 import numpy as np
 import pytest
 
-from theory._validation import ParameterError
-from verify import grokking as vg
+from gentheory.theory._validation import ParameterError
+from gentheory.verify import grokking as vg
 
 EPS = np.finfo(float).eps
 

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from theory._validation import ParameterError
-from solvers import perceptron as sp_
-from verify import perceptron as vp
+from gentheory.theory._validation import ParameterError
+from gentheory.solvers import perceptron as sp_
+from gentheory.verify import perceptron as vp
 
 
 def test_sign_configurations_are_all_distinct_sign_vectors():
@@ -182,7 +182,7 @@ def test_critical_load_is_the_last_satisfiable_load():
 def test_annealed_teacher_student_maximises_the_exact_potential():
     """The bounded scalar maximiser agrees with the SymPy potential of the exact layer at its argmax, and the
     potential's zero (Lyuu–Rivin, 1.4479664) is where the maximal entropy crosses 0."""
-    from theory import perceptron as tp
+    from gentheory.theory import perceptron as tp
 
     ent, eg = sp_.annealed_teacher_student(1.0)
     r_star = math.cos(math.pi * eg)
@@ -244,7 +244,7 @@ def test_reinforced_amp_reports_failure_above_capacity():
 
 
 def test_bayes_amp_raises_instead_of_returning_an_unconverged_state():
-    from solvers._errors import SolverConvergenceError
+    from gentheory.solvers._errors import SolverConvergenceError
 
     rng = np.random.default_rng(6)
     x = rng.standard_normal((200, 200))

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from verify._keys import import_closure, numerical_source_fingerprint, study_code_digest
+from gentheory.verify._keys import import_closure, numerical_source_fingerprint, study_code_digest
 
 ROOT = Path(__file__).resolve().parents[2]
 STUDIES = ("augmentation", "transitive", "grokking", "double_descent", "perceptron", "strata")
@@ -84,9 +84,9 @@ def test_claim_attributes_are_executed_code():
 
 @pytest.mark.parametrize("study", STUDIES)
 def test_the_closure_holds_the_study_layers_it_imports_and_no_figure(study):
-    closure = import_closure(f"verify.{study}")
-    assert f"verify.{study}" in closure and f"solvers.{study}" in closure
-    assert not any(m.startswith("verify.figures") for m in closure)
+    closure = import_closure(f"gentheory.verify.{study}")
+    assert f"gentheory.verify.{study}" in closure and f"gentheory.solvers.{study}" in closure
+    assert not any(m.startswith("gentheory.verify.figures") for m in closure)
     for module in closure:  # one study never imports another's modules (shared code lives in private modules)
         name = module.rsplit(".", 1)[-1]
         assert name == study or name == "core" or name.startswith("_"), module
@@ -116,7 +116,7 @@ def test_a_study_digest_follows_its_import_closure(tmp_path):
 
     def digests() -> dict[str, str]:
         study_code_digest.cache_clear()
-        return {s: study_code_digest(f"verify.{s}", tmp_path) for s in STUDIES}
+        return {s: study_code_digest(f"gentheory.verify.{s}", tmp_path) for s in STUDIES}
 
     def edit(rel: str, new_source: str) -> dict[str, str]:
         (tmp_path / rel).write_text(new_source, encoding="utf-8")
@@ -124,7 +124,7 @@ def test_a_study_digest_follows_its_import_closure(tmp_path):
 
     try:
         before = digests()
-        assert before == {s: study_code_digest(f"verify.{s}") for s in STUDIES}
+        assert before == {s: study_code_digest(f"gentheory.verify.{s}") for s in STUDIES}
         assert len(set(before.values())) == len(STUDIES)
         # every figure restyled, in every study's figure module: no study re-keys
         for study in STUDIES:

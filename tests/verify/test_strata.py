@@ -2,9 +2,9 @@
 import numpy as np
 import pytest
 
-from theory._validation import ParameterError
-from solvers import strata as ss
-from verify import strata as vs
+from gentheory.theory._validation import ParameterError
+from gentheory.solvers import strata as ss
+from gentheory.verify import strata as vs
 
 EPS = np.finfo(float).eps
 
@@ -76,7 +76,7 @@ def test_gluing_minimum_is_a_class_function():
 
 
 def test_train_until_settled_trains_on_only_the_unsettled_runs():
-    from verify.strata import _gaussian_init, train_model_t, train_until_settled
+    from gentheory.verify.strata import _gaussian_init, train_model_t, train_until_settled
 
     model, _, _ = ss.q8_model_t(2)
     WA, WB = _gaussian_init(model, 4, 0.5, np.random.default_rng(0))

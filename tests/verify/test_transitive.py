@@ -6,7 +6,7 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from verify import transitive as vt
+from gentheory.verify import transitive as vt
 
 EPS = np.finfo(float).eps
 
@@ -79,7 +79,7 @@ def test_mirrored_init_starts_from_zero_output():
 @pytest.mark.parametrize("claim_id", ["transitive.network_margins", "transitive.cross_section_flip"])
 def test_quick_steps_follow_the_remainder_rule(claim_id):
     """The quick scale trains the fewest hundred steps whose GD remainder is ≤ 10⁻³ of the claim's resolution."""
-    from verify.claims import get_claim
+    from gentheory.verify.claims import get_claim
 
     claim = get_claim(claim_id)
     cfg = claim.scales["quick"]
@@ -89,8 +89,8 @@ def test_quick_steps_follow_the_remainder_rule(claim_id):
 def test_finite_width_networks_reach_the_remainder_rule():
     """The remainder bound is the linearised model's; the slowest quick configuration (ρ = 0.4, 400 steps) at the
     smallest quick width must also fit its training labels to 10⁻³ of network_margins' resolution."""
-    from theory import transitive as tt
-    from verify.claims import get_claim
+    from gentheory.theory import transitive as tt
+    from gentheory.verify.claims import get_claim
 
     claim = get_claim("transitive.network_margins")
     cfg = claim.scales["quick"]

@@ -1,7 +1,7 @@
 """Paper figures drawn only from stored results (never simulating), in venue sizes.
 
 Each study's figures live in a module of this package (``verify.figures.<study>``), registered with
-:func:`~verify.figures._base.figure`; :func:`load_figures` (called by :func:`export_figures` and on the first
+:func:`~gentheory.verify.figures._base.figure`; :func:`load_figures` (called by :func:`export_figures` and on the first
 access to ``FIGURES``) imports them all. :func:`export_figures`
 renders every registered figure in a venue style (tueplots) and writes ``<name>.pdf``, ``<name>.png`` (or
 the formats asked for), ``<name>.csv`` (the plotted numbers) and ``<name>.json`` (claims, parameters,
@@ -18,17 +18,17 @@ augmentation, double_descent, grokking, perceptron, strata, transitive
 """
 from typing import Any
 
-from verify.figures._base import (ERRORBAR_CONVENTION, STYLES, THEORY_ONLY_CONVENTION, FigureSpec, MissingResultsError,
+from gentheory.verify.figures._base import (ERRORBAR_CONVENTION, STYLES, THEORY_ONLY_CONVENTION, FigureSpec, MissingResultsError,
                                   figure, simulation_errorbar, simulation_interval, venue_style)
-from verify.figures._export import export_figures, load_figures
+from gentheory.verify.figures._export import export_figures, load_figures
 
 __all__ = ["figure", "FIGURES", "FigureSpec", "venue_style", "export_figures", "STYLES", "MissingResultsError",
            "ERRORBAR_CONVENTION", "THEORY_ONLY_CONVENTION", "simulation_errorbar", "simulation_interval", "load_figures"]
 
 
 def __getattr__(name: str) -> Any:
-    """``FIGURES`` is filled on first use (PEP 562): importing :mod:`verify` then imports no study, so a pool
+    """``FIGURES`` is filled on first use (PEP 562): importing :mod:`gentheory.verify` then imports no study, so a pool
     worker starts in a fraction of a second and sets its parent-death signal before any heavy import."""
     if name == "FIGURES":
         return load_figures()
-    raise AttributeError(f"module 'verify.figures' has no attribute {name!r}")
+    raise AttributeError(f"module 'gentheory.verify.figures' has no attribute {name!r}")

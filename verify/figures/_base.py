@@ -1,7 +1,7 @@
 """The figure registry and house style shared by every study's figure module.
 
 A study registers one function per figure with :func:`figure`. The function receives the stored
-:class:`~verify.core.Verdict` of each claim it names and returns the matplotlib figure plus the
+:class:`~gentheory.verify.core.Verdict` of each claim it names and returns the matplotlib figure plus the
 exact plotted numbers as rows (long format: ``series, x, y, yerr`` and any extra columns).
 
 Convention (:data:`ERRORBAR_CONVENTION`, recorded in every figure's provenance): theory is a line,

@@ -11,10 +11,10 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from verify._seeding import to_jsonable
-from verify._storage import ResultStore, atomic_write_bytes, provenance
-from verify.core import Verdict
-from verify.figures._base import (ERRORBAR_CONVENTION, FIGURES, THEORY_ONLY_CONVENTION, FigureSpec, MissingResultsError,
+from gentheory.verify._seeding import to_jsonable
+from gentheory.verify._storage import ResultStore, atomic_write_bytes, provenance
+from gentheory.verify.core import Verdict
+from gentheory.verify.figures._base import (ERRORBAR_CONVENTION, FIGURES, THEORY_ONLY_CONVENTION, FigureSpec, MissingResultsError,
                                   venue_style)
 
 __all__ = ["export_figures", "load_figures"]
@@ -22,10 +22,10 @@ __all__ = ["export_figures", "load_figures"]
 
 def load_figures() -> dict[str, FigureSpec]:
     """Import every study's figure module (registering its figures) and return the registry (idempotent)."""
-    from verify.claims import STUDIES
+    from gentheory.verify.claims import STUDIES
 
     for study in STUDIES:
-        importlib.import_module(f"verify.figures.{study}")
+        importlib.import_module(f"gentheory.verify.figures.{study}")
     return FIGURES
 
 

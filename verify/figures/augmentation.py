@@ -1,10 +1,10 @@
-"""Figures of the augmentation study, drawn from stored verdicts only (see :mod:`verify.figures`)."""
+"""Figures of the augmentation study, drawn from stored verdicts only (see :mod:`gentheory.verify.figures`)."""
 from __future__ import annotations
 
 import math
 import numpy as np
-from verify.augmentation import AugParams, TunedParams, _equivalent
-from verify.figures._base import figure, nearest_rival, simulation_errorbar
+from gentheory.verify.augmentation import AugParams, TunedParams, _equivalent
+from gentheory.verify.figures._base import figure, nearest_rival, simulation_errorbar
 
 
 def _err(ax, x, pt, z_star, color, label=None):

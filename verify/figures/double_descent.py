@@ -1,10 +1,10 @@
-"""Figures of the double descent study, drawn from stored verdicts only (see :mod:`verify.figures`)."""
+"""Figures of the double descent study, drawn from stored verdicts only (see :mod:`gentheory.verify.figures`)."""
 from __future__ import annotations
 
 import math
 import numpy as np
-from solvers import double_descent as sd
-from verify.figures._base import figure, simulation_errorbar
+from gentheory.solvers import double_descent as sd
+from gentheory.verify.figures._base import figure, simulation_errorbar
 
 
 @figure("double_descent_curves", claims=("double_descent.learning_curve", "double_descent.finite_n_ridgeless",

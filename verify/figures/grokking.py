@@ -1,9 +1,9 @@
-"""Figures of the grokking study, drawn from stored verdicts only (see :mod:`verify.figures`)."""
+"""Figures of the grokking study, drawn from stored verdicts only (see :mod:`gentheory.verify.figures`)."""
 from __future__ import annotations
 
 import numpy as np
-from solvers import grokking as gs
-from verify.figures._base import figure
+from gentheory.solvers import grokking as gs
+from gentheory.verify.figures._base import figure
 
 
 @figure("grokking_risk_curves", claims=("grokking.population_risk",),

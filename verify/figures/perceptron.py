@@ -1,11 +1,11 @@
-"""Figures of the perceptron study, drawn from stored verdicts only (see :mod:`verify.figures`)."""
+"""Figures of the perceptron study, drawn from stored verdicts only (see :mod:`gentheory.verify.figures`)."""
 from __future__ import annotations
 
 import math
 import numpy as np
-from solvers import perceptron as sp_
-from verify._stats import extrapolate_intercept
-from verify.figures._base import figure, simulation_errorbar
+from gentheory.solvers import perceptron as sp_
+from gentheory.verify._stats import extrapolate_intercept
+from gentheory.verify.figures._base import figure, simulation_errorbar
 
 
 @figure("perceptron_storage", claims=("perceptron.message_passing",),
@@ -172,7 +172,7 @@ def fig_dynamics(verdicts):
     import matplotlib.pyplot as plt
     import sympy
 
-    from theory import perceptron as tp
+    from gentheory.theory import perceptron as tp
 
     fig, axes = plt.subplots(1, 2)
     rows = []

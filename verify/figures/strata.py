@@ -1,9 +1,9 @@
-"""Figures of the strata study, drawn from stored verdicts only (see :mod:`verify.figures`)."""
+"""Figures of the strata study, drawn from stored verdicts only (see :mod:`gentheory.verify.figures`)."""
 from __future__ import annotations
 
 import numpy as np
-from theory import strata as ts
-from verify.figures._base import figure, simulation_errorbar, simulation_interval
+from gentheory.theory import strata as ts
+from gentheory.verify.figures._base import figure, simulation_errorbar, simulation_interval
 
 
 @figure("strata_family", claims=("strata.family_table",),

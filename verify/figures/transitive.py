@@ -1,9 +1,9 @@
-"""Figures of the transitive study, drawn from stored verdicts only (see :mod:`verify.figures`)."""
+"""Figures of the transitive study, drawn from stored verdicts only (see :mod:`gentheory.verify.figures`)."""
 from __future__ import annotations
 
 import numpy as np
-from solvers import transitive as st
-from verify.figures._base import figure, simulation_errorbar
+from gentheory.solvers import transitive as st
+from gentheory.verify.figures._base import figure, simulation_errorbar
 
 
 @figure("transitive_margin_matrices", claims=("transitive.network_margins",),
