@@ -3,8 +3,8 @@ runner, CLI and figures.
 
 Public API
 ----------
-Estimate, Observation, Rival, Claim, Verdict
-    The claim model (:mod:`gentheory.verify.core`).
+Estimate, Observation, Rival, Claim, Verdict, register
+    The claim model and the registering decorator (:mod:`gentheory.verify.core`).
 get_claim, all_claims, claim_ids
     The registry; every study's claims are registered on first use (:mod:`gentheory.verify.claims`).
 run_claims
@@ -45,7 +45,7 @@ _worker
 """
 from typing import Any
 
-__all__ = ["Claim", "Estimate", "Observation", "Rival", "Verdict", "ResultStore", "all_claims", "claim_ids",
+__all__ = ["Claim", "Estimate", "Observation", "Rival", "Verdict", "register", "ResultStore", "all_claims", "claim_ids",
            "get_claim", "export_figures", "run_claims", "default_results_dir", "project_root"]
 
 

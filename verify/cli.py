@@ -2,6 +2,7 @@
 
 ::
 
+    gentheory [--plugin MODULE ...] COMMAND ...   (import MODULE first: claims or figures from another package)
     gentheory list [--json]
     gentheory run [ID|STUDY ...] [--all] [--scale quick|paper] [--json] [--workers N]
                   [--executor serial|process|dask] [--scheduler ADDRESS] [--results DIR]
@@ -26,7 +27,7 @@ from typing import Sequence
 
 from gentheory.verify._seeding import to_jsonable
 from gentheory.verify._storage import ResultStore, default_results_dir
-from gentheory.verify.claims import all_claims, claim_ids
+from gentheory.verify.claims import PluginError, all_claims, claim_ids
 from gentheory.verify.core import SUCCESS, Claim
 from gentheory.verify.figures import STYLES, MissingResultsError, export_figures
 from gentheory.verify.report import render_json, render_markdown
@@ -127,15 +128,22 @@ def installed_version() -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="gentheory", description="Verify generalization-theory claims against simulation.")
+    # --plugin is accepted before or after the subcommand
+    plugin = argparse.ArgumentParser(add_help=False)
+    plugin.add_argument("--plugin", action="append", type=_module_name, default=argparse.SUPPRESS, metavar="MODULE",
+                        help="import MODULE first, registering its claims or figures (repeatable; also read from "
+                             "$GENTHEORY_PLUGINS, comma-separated; installed packages use the entry-point group "
+                             "gentheory.studies)")
+    parser = argparse.ArgumentParser(prog="gentheory", parents=[plugin],
+                                     description="Verify generalization-theory claims against simulation.")
     parser.add_argument("--version", action="version", version=f"gentheory {installed_version()}",
                         help="print the installed version and exit")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    p = sub.add_parser("list", help="list registered claims")
+    p = sub.add_parser("list", parents=[plugin], help="list registered claims")
     p.add_argument("--json", action="store_true", help="print JSON")
 
-    p = sub.add_parser("run", help="check claims and write the report")
+    p = sub.add_parser("run", parents=[plugin], help="check claims and write the report")
     p.add_argument("ids", nargs="*", help="claim ids or study names (default with --all: every claim)")
     p.add_argument("--all", action="store_true", help="every registered claim")
     _add_common(p)
@@ -144,7 +152,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=_int_at_least(0), default=0, help="base seed (default: %(default)s)")
     p.add_argument("--fresh", action="store_true", help="recompute instead of resuming from stored points")
 
-    p = sub.add_parser("calibrate", help="false-alarm rate and power of claims over independent seeds")
+    p = sub.add_parser("calibrate", parents=[plugin], help="false-alarm rate and power of claims over independent seeds")
     p.add_argument("ids", nargs="*", help="claim ids or study names")
     p.add_argument("--all", action="store_true", help="every registered claim")
     _add_common(p)
@@ -159,11 +167,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--merge", nargs="+", metavar="FILE", default=None,
                    help="pool the calibration.json files of disjoint seed batches (no claims, no --seeds)")
 
-    p = sub.add_parser("report", help="print the markdown report of stored verdicts")
+    p = sub.add_parser("report", parents=[plugin], help="print the markdown report of stored verdicts")
     _add_common(p)
     p.add_argument("--json", action="store_true", help="print the stored verdicts as JSON instead")
 
-    p = sub.add_parser("figures", help="export paper figures from stored results")
+    p = sub.add_parser("figures", parents=[plugin], help="export paper figures from stored results")
     _add_common(p)
     p.add_argument("--style", default="neurips", choices=tuple(STYLES),
                    help="venue: page sizes and fonts of its template (default: %(default)s)")
@@ -173,7 +181,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", type=_directory_name, default="figures", help="output directory (default: %(default)s)")
     p.add_argument("--only", nargs="*", default=None, help="figure names (default: all)")
 
-    p = sub.add_parser("compare", help="compare every stored number of two results directories (before/after an edit)")
+    p = sub.add_parser("compare", parents=[plugin], help="compare every stored number of two results directories (before/after an edit)")
     p.add_argument("first", help="results directory written by one version of the code")
     p.add_argument("second", help="results directory written by the other")
     p.add_argument("--scale", default="quick", choices=("quick", "paper"), help="simulation scale (default: %(default)s)")
@@ -402,14 +410,38 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     return 0 if result.identical else 1
 
 
+def _module_name(text: str) -> str:
+    """argparse type: a dotted module name (imported, never evaluated)."""
+    from gentheory.verify.claims import _MODULE_NAME
+
+    if not _MODULE_NAME.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"--plugin {text!r} is not a module name (dotted Python identifiers)")
+    return text
+
+
+def _use_plugins(modules: Sequence[str]) -> None:
+    """Add ``modules`` to ``$GENTHEORY_PLUGINS``, so this process and the workers it starts import them."""
+    import os
+
+    from gentheory.verify.claims import PLUGINS_ENV
+
+    present = [m for m in os.environ.get(PLUGINS_ENV, "").split(",") if m.strip()]
+    os.environ[PLUGINS_ENV] = ",".join(dict.fromkeys([*present, *modules]))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if getattr(args, "plugin", None):
+        _use_plugins(args.plugin)
     if getattr(args, "results", "") is None:
         args.results = str(default_results_dir())
     commands = {"list": _cmd_list, "run": _cmd_run, "calibrate": _cmd_calibrate, "report": _cmd_report,
                 "figures": _cmd_figures, "compare": _cmd_compare}
     try:
         return commands[args.command](args)
+    except PluginError as exc:
+        print(f"gentheory {args.command}: {exc}", file=sys.stderr)
+        return 2
     except BrokenPipeError:
         # the reader went away (`gentheory report | head`): not an error of ours. Later writes (the interpreter's
         # final flush) go to /dev/null, so no second BrokenPipeError is reported at exit.

@@ -21,11 +21,14 @@ __all__ = ["export_figures", "load_figures"]
 
 
 def load_figures() -> dict[str, FigureSpec]:
-    """Import every study's figure module (registering its figures) and return the registry (idempotent)."""
-    from gentheory.verify.claims import STUDIES
+    """Import every study's figure module and every figure plugin's (registering their figures) and return the
+    registry (idempotent). Plugins: :mod:`gentheory.verify.claims`, "Plugins"."""
+    from gentheory.verify.claims import FIGURE_GROUP, STUDIES, import_plugins, load_studies
 
+    load_studies()
     for study in STUDIES:
         importlib.import_module(f"gentheory.verify.figures.{study}")
+    import_plugins(FIGURE_GROUP)
     return FIGURES
 
 
