@@ -28,6 +28,8 @@ calibration
     False-alarm rate and power of every claim over many seeds; ``gentheory compare``.
 report
     Markdown and JSON reports.
+report_html
+    The static HTML report (page, inline figures, provenance).
 cli
     The ``gentheory`` command.
 figures

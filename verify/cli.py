@@ -10,7 +10,7 @@
     gentheory calibrate [ID|STUDY ...|--all] --seeds N [--first-seed K] [--scale S] [--workers N] [--json]
     gentheory calibrate ... --stored-only        (assess the stored seeds of a stopped calibration, compute nothing)
     gentheory calibrate --merge FILE [FILE ...]  (pool calibration.json of disjoint seed batches)
-    gentheory report [--scale S] [--results DIR]
+    gentheory report [--scale S] [--results DIR] [--json] [--html DIR [--style S]]
     gentheory figures [--style neurips|icml|...] [--format pdf png svg] [--out DIR] [--scale S]
     gentheory compare DIR_A DIR_B [--scale S] [--json]  (did an edit change any stored number? exit 1 if so)
 
@@ -170,6 +170,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("report", parents=[plugin], help="print the markdown report of stored verdicts")
     _add_common(p)
     p.add_argument("--json", action="store_true", help="print the stored verdicts as JSON instead")
+    p.add_argument("--html", type=_directory_name, default=None, metavar="DIR",
+                   help="also write a static HTML report to DIR/index.html, with every figure whose claims are stored "
+                        "(DIR/figures/*.png)")
+    p.add_argument("--style", default="neurips", choices=tuple(STYLES),
+                   help="venue style of the HTML report's figures (default: %(default)s)")
 
     p = sub.add_parser("figures", parents=[plugin], help="export paper figures from stored results")
     _add_common(p)
@@ -357,6 +362,18 @@ def _cmd_report(args: argparse.Namespace) -> int:
         print(f"no stored verdicts at scale {args.scale!r} in {args.results}; run `gentheory run --all` first",
               file=sys.stderr)
         return 1
+    if args.html is not None:
+        from gentheory.verify.report_html import write_html_report
+
+        problem = _writable_directory(args.html, "--html")
+        if problem:
+            print(f"gentheory report: {problem}", file=sys.stderr)
+            return 2
+        try:
+            page = write_html_report(verdicts, ResultStore(args.results), args.html, style=args.style)
+        except OSError as exc:
+            return _os_error("report", exc)
+        print(f"HTML report: {page}", file=sys.stderr)
     print(json.dumps(to_jsonable(render_json(verdicts)), indent=1) if args.json else render_markdown(verdicts))
     return 0
 

@@ -8,10 +8,15 @@ import numpy as np
 from gentheory.verify._seeding import to_jsonable
 from gentheory.verify.core import Verdict
 
-__all__ = ["render_markdown", "render_json", "verdict_table", "worst_number", "measured_numbers"]
+__all__ = ["render_markdown", "render_json", "verdict_table", "worst_number", "measured_numbers", "point_rows",
+           "split_params", "setting_text", "info_text", "short_number", "GLOSSARY", "GLOSSARY_TERMS", "MARKDOWN_ROWS"]
+
+#: compared numbers listed per claim in the markdown report (the HTML report and the JSON hold all)
+MARKDOWN_ROWS = 40
 
 
-def _fmt(x: float) -> str:
+def short_number(x: float) -> str:
+    """Three significant digits, or an em dash for a missing number (z, z*, ratios in the tables)."""
     return "—" if x is None or (isinstance(x, float) and np.isnan(x)) else f"{x:.3g}"
 
 
@@ -36,9 +41,37 @@ def _number(value: float, se: float, bound: float) -> str:
     return text
 
 
+def split_params(v: Verdict) -> tuple[dict, list[str]]:
+    """(the params shared by every point of the sweep, the names of those that vary): the shared ones are the
+    claim's setting, stated once; the varying ones name a point."""
+    if not v.points:
+        return {}, []
+    keys = list(v.points[0].params)
+    varying = [k for k in keys if any(p.params.get(k) != v.points[0].params[k] for p in v.points[1:])]
+    return {k: v.points[0].params[k] for k in keys if k not in varying}, varying
+
+
+def _point_name(params: dict, varying: Sequence[str]) -> str:
+    return ", ".join(f"{k}={params[k]}" for k in varying if k in params)
+
+
+def info_text(value: object) -> str:
+    """A reported info value for reading: floats (also inside lists) to 6 significant digits."""
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(info_text(x) for x in value) + "]"
+    return str(value)
+
+
+def setting_text(v: Verdict) -> str:
+    """The params every point shares, as ``name=value`` pairs (— when none)."""
+    return ", ".join(f"{k}={val}" for k, val in split_params(v)[0].items()) or "—"
+
+
 def worst_number(v: Verdict) -> tuple[str, str, str]:
-    """(what, theory, simulation) of the single compared number with the largest z: the point's params and the
-    component's label, each number with its standard error and bound — one readable cell instead of vectors."""
+    """(what, theory, simulation) of the single compared number with the largest z: the point's varying params
+    (:func:`split_params`) and the component's label, each number with its standard error and bound — one readable cell instead of vectors."""
     from gentheory.verify.claims import get_claim
 
     scored = [p for p in v.points if p.assessment is not None]
@@ -54,8 +87,7 @@ def worst_number(v: Verdict) -> tuple[str, str, str]:
     except KeyError:  # a verdict of a claim this installation does not register
         labels = ()
     label = labels[k] if len(labels) == np.size(worst.measured.value) else (f"[{k}]" if np.size(z) > 1 else "")
-    params = ", ".join(f"{name}={val}" for name, val in worst.params.items())
-    what = " · ".join(part for part in (params, label) if part)
+    what = " · ".join(part for part in (_point_name(worst.params, split_params(v)[1]), label) if part)
     return what, _number(*_component(worst.theory, k)), _number(*_component(worst.measured, k))
 
 
@@ -69,7 +101,7 @@ def verdict_table(verdicts: Sequence[Verdict]) -> str:
     for v in verdicts:
         what, theory, simulation = worst_number(v)
         lines.append(
-            f"| `{v.claim}` | {what} | {theory} | {simulation} | {_fmt(v.z_max)} | {_fmt(v.z_star)} | "
+            f"| `{v.claim}` | {what} | {theory} | {simulation} | {short_number(v.z_max)} | {short_number(v.z_star)} | "
             f"{_rivals_cell(v)} | **{v.status}** |"
         )
     return "\n".join(lines)
@@ -101,30 +133,67 @@ def measured_numbers(verdicts: Sequence[Verdict]) -> str:
     return "\n".join(lines)
 
 
-#: what the report's numbers mean, as :func:`gentheory.verify._stats.compare` and :class:`gentheory.verify.core.Verdict` compute them
-GLOSSARY = "\n".join([
-    "**How to read it.**",
-    "",
-    "- **z** (statistical claims): the distance left after the deterministic bound, in standard errors, "
-    "t = max(|sim − theory| − bound, 0) / σ with σ = √(se_sim² + se_theory² + bias²), then mapped from Student t "
-    "(Welch–Satterthwaite degrees of freedom) to the normal scale with the same tail probability. A difference "
-    "inside the bound gives z = 0.",
-    "- **z** (deterministic claims): |sim − theory| / bound; the threshold is 1.",
-    "- **bound**: a proven deterministic error (truncation, quadrature, a finite-size remainder) of the simulation "
-    "or the theory; it is subtracted, not added to σ.",
-    "- **z\\***: the threshold Φ⁻¹(1 − a/(2m)) — a the false-alarm budget per claim, m the number of compared "
-    "numbers (Bonferroni); m = 0 for a deterministic claim (threshold 1).",
-    "- **rivals**: other predictions the same data must reject (z ≥ z\\* at some point); the *nearest* is the "
-    "alternative a referee would raise.",
-    "- **relevance**: the smallest discrepancy that matters, at most half the distance to the nearest rival; "
-    "**relevance / half the distance** ≤ 1 means a PASS separates the theory from that rival.",
-    "- **smallest detectable / relevance** (δ_min / relevance): the discrepancy this design detects with power 0.8, "
-    "over the relevance; above 1 the check is UNDERPOWERED.",
-    "- **Statuses**: PASS (no point rejects the theory, every rival is rejected, powered); REFUTED (a paper's "
-    "statement rejected and the corrected one passes: a success); FAIL (a point rejects the theory, or a refuted "
-    "statement is no longer rejected); UNDERPOWERED (nothing rejected, but a relevant discrepancy or a rival could "
-    "not have been detected); ERROR (the simulation raised).",
-])
+#: what the report's numbers mean, as :func:`gentheory.verify._stats.compare` and
+#: :class:`gentheory.verify.core.Verdict` compute them: (term, definition) pairs, rendered in markdown and HTML
+GLOSSARY_TERMS: tuple[tuple[str, str], ...] = (
+    ("z (statistical claims)",
+     "the distance left after the deterministic bound, in standard errors, t = max(|sim − theory| − bound, 0) / σ "
+     "with σ = √(se_sim² + se_theory² + bias²), then mapped from Student t (Welch–Satterthwaite degrees of freedom) "
+     "to the normal scale with the same tail probability. A difference inside the bound gives z = 0."),
+    ("z (deterministic claims)", "|sim − theory| / bound; the threshold is 1."),
+    ("bound",
+     "a proven deterministic error (truncation, quadrature, a finite-size remainder) of the simulation or the "
+     "theory; it is subtracted, not added to σ."),
+    ("z*",
+     "the threshold Φ⁻¹(1 − a/(2m)) — a the false-alarm budget per claim, m the number of compared numbers "
+     "(Bonferroni); m = 0 for a deterministic claim (threshold 1)."),
+    ("rivals",
+     "other predictions the same data must reject (z ≥ z* at some point); the nearest is the alternative a referee "
+     "would raise."),
+    ("relevance",
+     "the smallest discrepancy that matters, at most half the distance to the nearest rival; relevance / half the "
+     "distance ≤ 1 means a PASS separates the theory from that rival."),
+    ("δ_min / relevance (smallest detectable / relevance)",
+     "the discrepancy this design detects with power 0.8, over the relevance; above 1 the check is UNDERPOWERED."),
+    ("statuses",
+     "PASS (no point rejects the theory, every rival is rejected, powered); REFUTED (a paper's statement rejected "
+     "and the corrected one passes: a success); FAIL (a point rejects the theory, or a refuted statement is no "
+     "longer rejected); UNDERPOWERED (nothing rejected, but a relevant discrepancy or a rival could not have been "
+     "detected); ERROR (the simulation raised)."),
+    ("numbers", "value ± standard error, then the deterministic bound in parentheses when there is one; 6 significant "
+     "digits for values, 2 for errors."),
+)
+
+GLOSSARY = "\n".join(["**How to read it.**", ""] + [f"- **{term.replace('*', chr(92) + '*')}**: {text}"
+                                                     for term, text in GLOSSARY_TERMS])
+
+
+def point_rows(v: Verdict) -> list[dict[str, str]]:
+    """One row per compared number: the point's varying params (:func:`split_params`), the component's label, theory, simulation, every rival's
+    prediction and the z of each against the simulation — the readable form of the stored vectors."""
+    from gentheory.verify.claims import get_claim
+
+    try:
+        labels = get_claim(v.claim).labels
+    except KeyError:  # a verdict of a claim this installation does not register
+        labels = ()
+    rows = []
+    varying = split_params(v)[1]
+    for p in v.points:
+        size = int(np.size(p.measured.value))
+        params = _point_name(p.params, varying)
+        a = p.assessment
+        z = np.broadcast_to(np.asarray(a.z if a else np.nan, float), (size,))
+        for k in range(size):
+            row = {"params": params, "quantity": labels[k] if len(labels) == size else (f"[{k}]" if size > 1 else ""),
+                   "theory": _number(*_component(p.theory, k)), "simulation": _number(*_component(p.measured, k)),
+                   "z": short_number(float(z[k]))}
+            for r in v.rivals:
+                est = p.rivals.get(r.name)
+                rz = np.broadcast_to(np.asarray(a.rival_z.get(r.name, np.nan) if a else np.nan, float), (size,))
+                row[r.name] = "—" if est is None else f"{_number(*_component(est, k))} (z {short_number(float(rz[k]))})"
+            rows.append(row)
+    return rows
 
 
 def render_markdown(verdicts: Sequence[Verdict], *, title: str = "gentheory report") -> str:
@@ -154,7 +223,7 @@ def render_markdown(verdicts: Sequence[Verdict], *, title: str = "gentheory repo
         for v in refuted:
             paper = next(r for r in v.rivals if r.paper)
             out += [f"- `{v.claim}`: the paper says: {paper.statement} **The data reject it** (max z = "
-                    f"{_fmt(paper.z_max)} vs z* = {_fmt(v.z_star)}). Corrected: {v.statement}"]
+                    f"{short_number(paper.z_max)} vs z* = {short_number(v.z_star)}). Corrected: {v.statement}"]
         out.append("")
     for v in verdicts:
         out += [
@@ -165,30 +234,26 @@ def render_markdown(verdicts: Sequence[Verdict], *, title: str = "gentheory repo
         for r in v.rivals:
             tag = "paper's statement, refuted" if r.paper else ("nearest rival" if r.nearest else "rival")
             out.append(f"*{tag.capitalize()} `{r.name}`.* {r.statement} — {'rejected' if r.rejected else 'NOT rejected'}"
-                       f" at {r.points_rejected}/{len(v.points)} points, max z = {_fmt(r.z_max)}.  ")
+                       f" at {r.points_rejected}/{len(v.points)} points, max z = {short_number(r.z_max)}.  ")
         out += [
             f"*Reference.* {v.reference}  ",
-            f"*Test.* {v.kind}, m = {v.m}, z* = {_fmt(v.z_star)}, max z = {_fmt(v.z_max)}, smallest detectable / "
-            f"relevance = {_fmt(v.delta_min_ratio)}, relevance / half the distance to the nearest rival = "
-            f"{_fmt(v.relevance_ratio)}; {v.elapsed:.1f} s of simulation.{(' ' + v.message) if v.message else ''}",
+            f"*Setting* (every point). {setting_text(v)}  ",
+            f"*Test.* {v.kind}, m = {v.m}, z* = {short_number(v.z_star)}, max z = {short_number(v.z_max)}, smallest detectable / "
+            f"relevance = {short_number(v.delta_min_ratio)}, relevance / half the distance to the nearest rival = "
+            f"{short_number(v.relevance_ratio)}; {v.elapsed:.1f} s of simulation.{(' ' + v.message) if v.message else ''}",
             "",
-            "| params | theory | simulation | " + " | ".join(r.name for r in v.rivals) + " | max z | max rival z |",
-            "|---|---|---|" + "---|" * len(v.rivals) + "---|---|",
         ]
-        for p in v.points[:40]:
-            params = ", ".join(f"{k}={val}" for k, val in p.params.items())
-            a = p.assessment
-            zs = np.max(np.asarray(a.z if a else [np.nan], float))
-            rz = [np.nanmax(np.asarray(z, float)) if np.any(np.isfinite(z)) else np.nan
-                  for z in (a.rival_z.values() if a else [])]
-            rivals = " | ".join(str(p.rivals[r.name]) if r.name in p.rivals else "—" for r in v.rivals)
-            out.append(f"| {params} | {p.theory} | {p.measured} | {rivals} | {_fmt(float(zs))} | "
-                       f"{_fmt(float(min(rz)) if rz else np.nan)} |")
-        if len(v.points) > 40:
-            out.append(f"| … {len(v.points) - 40} more points in the JSON |" + " |" * (len(v.rivals) + 4))
+        rows = point_rows(v)
+        columns = ["params", "quantity", "theory", "simulation", "z"] + [r.name for r in v.rivals]
+        out += ["| " + " | ".join(c if c in ("params", "quantity", "theory", "simulation", "z") else f"{c} (z)"
+                                  for c in columns) + " |", "|" + "---|" * len(columns)]
+        out += ["| " + " | ".join(row[c] for c in columns) + " |" for row in rows[:MARKDOWN_ROWS]]
+        if len(rows) > MARKDOWN_ROWS:
+            out.append(f"| … {len(rows) - MARKDOWN_ROWS} more numbers in report.json and the HTML report |"
+                       + " |" * (len(columns) - 1))
         extra = {k: val for p in v.points[:1] for k, val in p.info.items()}
         if extra:
-            out += ["", "Reported: " + "; ".join(f"{k} = {val}" for k, val in extra.items())]
+            out += ["", "Reported: " + "; ".join(f"{k} = {info_text(val)}" for k, val in extra.items())]
         out.append("")
     return "\n".join(out)
 

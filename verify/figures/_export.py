@@ -52,8 +52,9 @@ def export_figures(
     style: str = "neurips",
     formats: Sequence[str] = ("pdf", "png"),
     names: Sequence[str] | None = None,
+    dpi: int = 300,
 ) -> list[Path]:
-    """Render registered figures from stored verdicts; returns the written paths.
+    """Render registered figures from stored verdicts; returns the written paths. ``dpi`` applies to PNG.
 
     Raises :class:`MissingResultsError` naming the claims to run when results are missing.
     """
@@ -90,7 +91,7 @@ def export_figures(
                 path = out / f"{name}.{fmt}"
                 buf = io.BytesIO()
                 meta = {"CreationDate": None} if fmt == "pdf" else ({"Date": None} if fmt == "svg" else {})
-                fig.savefig(buf, format=fmt, dpi=300, metadata=meta)
+                fig.savefig(buf, format=fmt, dpi=dpi, metadata=meta)
                 atomic_write_bytes(path, buf.getvalue())
                 written.append(path)
             plt.close(fig)
