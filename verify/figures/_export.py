@@ -85,7 +85,7 @@ def export_figures(
                 f"figure {name} needs stored results of {', '.join(missing)} at scale {scale!r}: "
                 f"run `gentheory run {' '.join(missing)} --scale {scale}` first"
             )
-        with plt.rc_context(venue_style(style)):  # type: ignore[arg-type]  # keys are tueplots' rcParams
+        with plt.rc_context(venue_style(style, spec.width, spec.panels, spec.aspect)):  # type: ignore[arg-type]  # keys are tueplots' rcParams
             fig, rows = spec.draw(verdicts)
             for fmt in formats:
                 path = out / f"{name}.{fmt}"
@@ -99,6 +99,7 @@ def export_figures(
         prov = {
             "figure": name,
             "caption": spec.caption,
+            "width": spec.width,
             "errorbars": THEORY_ONLY_CONVENTION if spec.theory_only else ERRORBAR_CONVENTION,
             "style": style,
             "scale": scale,

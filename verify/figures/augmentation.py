@@ -2,9 +2,15 @@
 from __future__ import annotations
 
 import math
+
 import numpy as np
+
+from gentheory.verify._stats import extrapolate_intercept
 from gentheory.verify.augmentation import AugParams, TunedParams, _equivalent
-from gentheory.verify.figures._base import figure, nearest_rival, simulation_errorbar
+from gentheory.verify.figures._base import (figure, figure_legend, label_panels, nearest_rival, param_text, simulation_errorbar,
+                                            tidy_log_axis)
+
+SIM = "simulation (±z*·se)"
 
 
 def _err(ax, x, pt, z_star, color, label=None):
@@ -17,9 +23,10 @@ def _curve(p: AugParams, xs, key: str, **overrides) -> list[float]:
 
 
 @figure("augmentation_curves", claims=("augmentation.learning_curve_features", "augmentation.learning_curve_samples"),
-        caption="(a) Random features (erf, ReLU), k = 4, s² = 0.5, λ = 10⁻², n = d: the two-group equivalent (lines), "
-                "ridge with λ + s² (dashed, the rival) and trained readouts extrapolated to d → ∞ (±z*·se). (b) Linear "
-                "features, k = 2 (line) against n/d with k = 1 and k = ∞ (thin) and simulations.")
+        caption="(a) Random features (erf, ReLU), k = 4, s² = 0.5, λ = 10⁻², n = d: the two-group equivalent (solid), "
+                "ridge with λ + s² (dashed, the nearest rival) and trained readouts extrapolated to d → ∞ (dots, "
+                "±z*·se). (b) Linear features against n/d: the equivalent at k = 2 (solid, simulated), k = 1 (dotted) "
+                "and k = ∞ (dashed).", panels=(1, 2), aspect=1.45)
 def fig_curves(verdicts):
     import matplotlib.pyplot as plt
 
@@ -30,39 +37,42 @@ def fig_curves(verdicts):
         base = AugParams(activation=act, n_over_d=1.0, lam=1e-2, k=4, strength=0.5)
         th = _curve(base, xs, "p_over_d")
         rv = [_equivalent(AugParams(**{**base.__dict__, "p_over_d": float(x)}), noise_var=0.0, k=1, lam=0.51) for x in xs]
-        axes[0].plot(xs, th, "-", color=f"C{c}", label=act)
-        axes[0].plot(xs, rv, "--", color=f"C{c}", lw=0.7)
+        axes[0].plot(xs, th, "-", color=f"C{c}", label=f"{act}, equivalent")
+        axes[0].plot(xs, rv, "--", color=f"C{c}", lw=0.7, label=f"{act}, ridge λ + s²")
         rows += [{"panel": "a", "activation": act, "p_over_n": float(x), "theory": t, "rival_ridge": r}
                  for x, t, r in zip(xs, th, rv)]
     z_features = verdicts["augmentation.learning_curve_features"].z_star
-    for pt in verdicts["augmentation.learning_curve_features"].points:
+    for i, pt in enumerate(verdicts["augmentation.learning_curve_features"].points):
         c = 0 if pt.params["activation"] == "erf" else 1
-        _err(axes[0], pt.params["p_over_d"], pt, z_features, f"C{c}")
+        _err(axes[0], pt.params["p_over_d"], pt, z_features, f"C{c}", label=SIM if i == 0 else None)
         rows.append({"panel": "a", "activation": pt.params["activation"], "p_over_n": pt.params["p_over_d"],
                      "measured": float(pt.measured.value), "se": float(pt.measured.stderr)})
     axes[0].set_xlabel("p / n")
     axes[0].set_ylabel("test MSE")
-    axes[0].legend(fontsize=6)
     xs = np.geomspace(0.15, 4.0, 50)
     base = AugParams(activation="linear", lam=1e-2, k=2, strength=0.3)
     for k, style in ((1, ":"), (2, "-"), (math.inf, "--")):
         th = _curve(AugParams(**{**base.__dict__, "k": k}), xs, "n_over_d")
-        axes[1].plot(xs, th, style, color="k", lw=0.9 if k == 2 else 0.6, label=f"k = {k}")
+        axes[1].plot(xs, th, style, color="k", lw=0.9 if k == 2 else 0.6, label=f"k = {param_text(float(k))}")
         rows += [{"panel": "b", "k": str(k), "n_over_d": float(x), "theory": t} for x, t in zip(xs, th)]
-    for pt in verdicts["augmentation.learning_curve_samples"].points:
-        _err(axes[1], pt.params["n_over_d"], pt, verdicts["augmentation.learning_curve_samples"].z_star, "C3")
+    for i, pt in enumerate(verdicts["augmentation.learning_curve_samples"].points):
+        _err(axes[1], pt.params["n_over_d"], pt, verdicts["augmentation.learning_curve_samples"].z_star, "C3",
+             label=SIM if i == 0 else None)
         rows.append({"panel": "b", "k": "2", "n_over_d": pt.params["n_over_d"], "measured": float(pt.measured.value),
                      "se": float(pt.measured.stderr)})
     axes[1].set_xscale("log")
-    axes[1].xaxis.set_minor_formatter(plt.NullFormatter())
+    tidy_log_axis(axes[1])
     axes[1].set_xlabel("n / d")
-    axes[1].legend(fontsize=6)
+    axes[1].set_ylabel("test MSE")
+    figure_legend(fig, axes, ncols=4)
+    label_panels(axes)
     return fig, rows
 
 
 @figure("augmentation_finite_k", claims=("augmentation.finite_k",),
         caption="E_k − E_∞ against k (linear features, d/n = 4/3, λ = 10⁻³, s² = 0.1): the equivalent (line), paired "
-                "simulations extrapolated to d → ∞ (±z*·se) and a 1/k guide; the bump at k = 2 is where nk crosses d.")
+                "simulations extrapolated to d → ∞ (dots, ±z*·se) and a 1/k guide through the last theory point; the bump "
+                "at k = 2 is where nk crosses d.", width="half", aspect=1.3)
 def fig_finite_k(verdicts):
     import matplotlib.pyplot as plt
 
@@ -74,20 +84,23 @@ def fig_finite_k(verdicts):
     ax.plot(ks, th, "k-", lw=0.9, label="equivalent")
     ax.plot(ks, th[-1] * ks[-1] / ks, ":", color="0.5", label="∝ 1/k")
     rows = [{"k": int(k), "theory": t} for k, t in zip(ks, th)]
-    for pt in verdicts["augmentation.finite_k"].points:
-        _err(ax, pt.params["k"], pt, verdicts["augmentation.finite_k"].z_star, "C3")
+    for i, pt in enumerate(verdicts["augmentation.finite_k"].points):
+        _err(ax, pt.params["k"], pt, verdicts["augmentation.finite_k"].z_star, "C3", label=SIM if i == 0 else None)
         rows.append({"k": pt.params["k"], "measured": float(pt.measured.value), "se": float(pt.measured.stderr)})
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("copies k")
     ax.set_ylabel(r"$E_k - E_\infty$")
-    ax.legend(fontsize=6)
+    tidy_log_axis(ax, "x")
+    tidy_log_axis(ax, "y")
+    figure_legend(fig, [ax], ncols=2)
     return fig, rows
 
 
 @figure("augmentation_peak", claims=("augmentation.peak_shift",),
         caption="Double descent against p/n for erf features at λ = 3·10⁻³, s² = 0.5, n = d: the interpolation peak "
-                "sits at p = nk (dotted verticals) for k = 1, 2, 4 and is absent at k = ∞; simulations at k = 2.")
+                "sits at p = nk (dotted verticals) for k = 1, 2, 4 and is absent at k = ∞; simulations at k = 2 (dots, "
+                "±z*·se).", width="half", aspect=1.45)
 def fig_peak(verdicts):
     import matplotlib.pyplot as plt
 
@@ -97,24 +110,26 @@ def fig_peak(verdicts):
     rows = []
     for c, k in enumerate((1, 2, 4, math.inf)):
         th = _curve(AugParams(**{**base.__dict__, "k": k}), xs, "p_over_d")
-        ax.plot(xs, th, "-", color=f"C{c}", lw=0.9, label=f"k = {k}")
+        ax.plot(xs, th, "-", color=f"C{c}", lw=0.9, label=f"k = {param_text(float(k))}")
         if k != math.inf:
             ax.axvline(k, color=f"C{c}", ls=":", lw=0.6)
         rows += [{"k": str(k), "p_over_n": float(x), "theory": t} for x, t in zip(xs, th)]
-    for pt in verdicts["augmentation.peak_shift"].points:
-        _err(ax, pt.params["p_over_d"], pt, verdicts["augmentation.peak_shift"].z_star, "C1")
+    for i, pt in enumerate(verdicts["augmentation.peak_shift"].points):
+        _err(ax, pt.params["p_over_d"], pt, verdicts["augmentation.peak_shift"].z_star, "C1",
+             label=SIM if i == 0 else None)
         rows.append({"k": "2", "p_over_n": pt.params["p_over_d"], "measured": float(pt.measured.value),
                      "se": float(pt.measured.stderr)})
     ax.set_xlabel("p / n")
     ax.set_ylabel("test MSE")
-    ax.legend(fontsize=6)
+    figure_legend(fig, [ax], ncols=2)
     return fig, rows
 
 
 @figure("augmentation_tuned", claims=("augmentation.versus_ridge",),
         caption="(a) Tuned test MSE of erf features (n = d) against p/n: ridge tuned in λ, noise augmentation tuned in "
                 "s² at λ = 10⁻³ (k = 32 and k = ∞). (b) Measured paired differences E_aug − E_ridge (±z*·se) against "
-                "the equivalent (×) and the rival 'augmentation = ridge with λ + s²' (+).")
+                "the equivalent (×) and the nearest rival, augmentation = ridge with λ + s² (+).", panels=(1, 2),
+        aspect=1.4)
 def fig_tuned(verdicts):
     import matplotlib.pyplot as plt
 
@@ -129,27 +144,31 @@ def fig_tuned(verdicts):
         curves["ridge"].append(er)
         curves["aug_k32"].append(e32)
         curves["aug_kinf"].append(pinf.tuned()[1])
+    names = {"ridge": "ridge, tuned λ", "aug_k32": "augmentation, k = 32", "aug_kinf": r"augmentation, k = $\infty$"}
     for (name, vals), style in zip(curves.items(), ("k-", "C0-", "C0--")):
-        axes[0].plot(xs, vals, style, lw=0.9, label=name)
+        axes[0].plot(xs, vals, style, lw=0.9, label=names[name])
     rows += [{"panel": "a", "p_over_n": float(x), **{k: v[i] for k, v in curves.items()}} for i, x in enumerate(xs)]
     axes[0].set_xscale("log")
-    axes[0].xaxis.set_minor_formatter(plt.NullFormatter())
+    tidy_log_axis(axes[0])
     axes[0].set_xlabel("p / n")
     axes[0].set_ylabel("tuned test MSE")
-    axes[0].legend(fontsize=6)
-    for pt in verdicts["augmentation.versus_ridge"].points:
+    for i, pt in enumerate(verdicts["augmentation.versus_ridge"].points):
         x = pt.params["p_over_d"]
-        _err(axes[1], x, pt, verdicts["augmentation.versus_ridge"].z_star, "C3")
-        axes[1].plot([x], [float(pt.theory.value)], "kx")
+        first = i == 0
+        _err(axes[1], x, pt, verdicts["augmentation.versus_ridge"].z_star, "C3", label=SIM if first else None)
+        axes[1].plot([x], [float(pt.theory.value)], "kx", label="equivalent" if first else None)
         rival = float(nearest_rival(verdicts["augmentation.versus_ridge"], pt).value)
-        axes[1].plot([x], [rival], "+", color="0.5")
+        axes[1].plot([x], [rival], "+", color="0.5", label="ridge λ + s²" if first else None)
         rows.append({"panel": "b", "p_over_n": x, "measured": float(pt.measured.value), "se": float(pt.measured.stderr),
                      "theory": float(pt.theory.value), "rival": rival})
     axes[1].axhline(0, color="0.7", lw=0.5)
     axes[1].set_xscale("log")
-    axes[1].xaxis.set_minor_formatter(plt.NullFormatter())
+    axes[1].set_xlim(0.7, 6.0)
+    tidy_log_axis(axes[1])
     axes[1].set_xlabel("p / n")
     axes[1].set_ylabel(r"$E_\mathrm{aug} - E_\mathrm{ridge}$")
+    figure_legend(fig, axes, ncols=3)
+    label_panels(axes)
     return fig, rows
 
 
@@ -174,30 +193,37 @@ def fig_universality(verdicts):
     for cid, key in (("augmentation.masking", "activation"), ("augmentation.anisotropic_shift", "k"),
                      ("augmentation.global_scaling", "n_over_d")):
         for pt in verdicts[cid].points:
-            _err(ax, i, pt, verdicts[cid].z_star, "C3")
-            ax.plot([i], [float(pt.theory.value)], "kx")
+            y = -i  # categories top to bottom
+            simulation_errorbar(ax, float(pt.measured.value), y, pt.measured.stderr, verdicts[cid].z_star,
+                                horizontal=True, color="C3")
+            ax.plot([float(pt.theory.value)], [y], "kx")
             rival = float(nearest_rival(verdicts[cid], pt).value)
-            ax.plot([i], [rival], "+", color="0.5")
+            ax.plot([rival], [y], "+", color="0.5")
             labels.append(label(cid, pt.params))
             rows.append({"claim": cid, key: pt.params[key], "measured": float(pt.measured.value),
                          "se": float(pt.measured.stderr), "theory": float(pt.theory.value), "rival": rival})
             i += 1
-    ax.set_xticks(range(i))
-    ax.set_xticklabels(labels, rotation=45, ha="right")
+    ax.set_yticks([-j for j in range(i)])
+    ax.set_yticklabels(labels)
+    ax.set_ylim(-i + 0.5, 0.5)
     from matplotlib.lines import Line2D
 
-    ax.legend(handles=[Line2D([], [], color="C3", marker="o", ls="", label="simulation (±z*·se)"),
+    ax.legend(handles=[Line2D([], [], color="C3", marker="o", ls="", label=SIM),
                        Line2D([], [], color="k", marker="x", ls="", label="equivalent"),
-                       Line2D([], [], color="0.5", marker="+", ls="", label="nearest rival")], fontsize=6)
-    ax.set_ylabel("test MSE")
+                       Line2D([], [], color="0.5", marker="+", ls="", label="nearest rival")],
+              loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
+    ax.set_xlabel("test MSE")
+    ax.set_ylabel("augmentation, features, setting")
     return fig, rows
 
 
 @figure("augmentation_heatmap", claims=("augmentation.learning_curve_features",),
         caption="Equivalent test MSE of erf features (k = ∞, n = d) over (λ, s²) at p/n = 1 and 4 with the lines "
-                "λ + s² = const (dashed): the contours are not those lines, so augmentation is not ridge.", theory_only=True)
+                "λ + s² = 0.1, 0.3, 1 (white dashed): (a) p/n = 1, (b) p/n = 4. The contours are not those lines, so "
+                "augmentation is not ridge.", theory_only=True, panels=(1, 2))
 def fig_heatmap(verdicts):
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     fig, axes = plt.subplots(1, 2)
     rows = []
@@ -213,19 +239,23 @@ def fig_heatmap(verdicts):
             ax.plot(xx, np.log10(np.maximum(level - 10**xx, 1e-9)), "w--", lw=0.5)
         ax.set_xlim(-3, math.log10(3))
         ax.set_ylim(-3, math.log10(3))
-        ax.set_title(f"p/n = {r:g}", fontsize=7)
+        ax.set_title(f"p/n = {r:g}")
         ax.set_xlabel(r"$\log_{10}\lambda$")
-        fig.colorbar(cs, ax=ax)
+        ax.set_ylabel(r"$\log_{10}s^2$")
+        bar = fig.colorbar(cs, ax=ax, label="test MSE", format="%.2f")
+        bar.locator = MaxNLocator(5)
+        bar.update_ticks()
         rows += [{"p_over_n": r, "lam": float(lam), "s2": float(s), "theory": float(grid[j, i])}
                  for j, s in enumerate(s2s) for i, lam in enumerate(lams)]
-    axes[0].set_ylabel(r"$\log_{10}s^2$")
+    label_panels(axes)
     return fig, rows
 
 
 @figure("augmentation_noise_level", claims=("augmentation.learning_curve_samples",),
         caption="Linear features, n/d = 3/4, λ = 10⁻³: test MSE against the noise level s² for k = 1, 4, 16, ∞ "
                 "(equivalent) with ridge at λ + s² (dashed), which coincides with k = ∞ exactly (Bishop) and with no "
-                "finite k; the best s² for k = 1 runs to the boundary (single noisy copies only hurt).", theory_only=True)
+                "finite k; the best s² for k = 1 runs to the boundary (single noisy copies only hurt).", theory_only=True,
+        width="half")
 def fig_noise_level(verdicts):
     import matplotlib.pyplot as plt
 
@@ -235,43 +265,58 @@ def fig_noise_level(verdicts):
     base = AugParams(activation="linear", n_over_d=0.75, lam=1e-3, k=1, strength=0.1)
     for c, k in enumerate((1, 4, 16, math.inf)):
         th = [_equivalent(base, k=k, noise_var=float(s)) for s in s2s]
-        ax.plot(s2s, th, "-", color=f"C{c}", lw=0.9, label=f"k = {k}")
+        ax.plot(s2s, th, "-", color=f"C{c}", lw=0.9, label=f"k = {param_text(float(k))}")
         rows += [{"k": str(k), "s2": float(s), "theory": t} for s, t in zip(s2s, th)]
     ridge = [_equivalent(base, k=1, noise_var=0.0, lam=1e-3 + float(s)) for s in s2s]
     ax.plot(s2s, ridge, "k--", lw=0.7, label="ridge λ + s²")
     rows += [{"k": "ridge", "s2": float(s), "theory": t} for s, t in zip(s2s, ridge)]
     ax.set_xscale("log")
-    ax.xaxis.set_minor_formatter(plt.NullFormatter())
     ax.set_xlabel("noise level s²")
     ax.set_ylabel("test MSE")
     ax.set_ylim(top=3.0)
-    ax.legend(fontsize=6)
+    tidy_log_axis(ax)
+    ax.legend()
     return fig, rows
 
 
 @figure("augmentation_finite_size", claims=("augmentation.learning_curve_features", "augmentation.masking"),
-        caption="|seed mean − d = ∞ equivalent| against d for every random-feature point (log–log), with the fitted "
-                "1/d law of each point; error bars ±z*·se. The extrapolation the claims rest on, shown.")
+        caption="The extrapolation the random-feature claims rest on: seed mean minus the d = ∞ equivalent against 1/d "
+                "(dots, ±z*·se), the weighted linear fit in 1/d (line) and its intercept at 1/d = 0 (open marker, "
+                "±z*·se), which the verdict compares with 0. (a) Noise augmentation, (b) masking; colour: activation, "
+                "marker: p/n.", panels=(1, 2))
 def fig_finite_size(verdicts):
     import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
 
-    fig, ax = plt.subplots()
+    fig, axes = plt.subplots(1, 2, sharey=True)
     rows = []
-    i = 0
-    for cid in ("augmentation.learning_curve_features", "augmentation.masking"):
+    colours, markers = {"erf": "C0", "relu": "C1"}, {0.5: "s", 1.0: "o", 2.0: "^", 4.0: "D"}
+    for ax, cid in zip(axes, ("augmentation.learning_curve_features", "augmentation.masking")):
+        z_star = verdicts[cid].z_star
         for pt in verdicts[cid].points:
             if pt.params["activation"] == "linear":
                 continue
-            d, means, ses = pt.aux["d"], pt.aux["means"], pt.aux["ses"]
-            gap = np.abs(means - float(pt.theory.value))
-            simulation_errorbar(ax, d, gap, ses, verdicts[cid].z_star, fmt="o-", ms=2, lw=0.6, color=f"C{i % 10}",
-                        label=f"{pt.params['family']} {pt.params['activation']} p/n={pt.params['p_over_d']:g}")
-            rows += [{"claim": cid, "activation": pt.params["activation"], "p_over_n": pt.params["p_over_d"], "d": float(dd),
-                      "abs_gap": float(g), "se": float(s)} for dd, g, s in zip(d, gap, ses)]
-            i += 1
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("input dimension d")
-    ax.set_ylabel("|mean − equivalent|")
-    ax.legend(fontsize=4)
+            d, means, ses = (np.asarray(pt.aux[k], float) for k in ("d", "means", "ses"))
+            theory = float(pt.theory.value)
+            colour, marker = colours[pt.params["activation"]], markers.get(float(pt.params["p_over_d"]), "o")
+            simulation_errorbar(ax, 1.0 / d, means - theory, ses, z_star, fmt=marker, color=colour)
+            fit = extrapolate_intercept(1.0 / d, means, ses)
+            xs = np.linspace(0.0, float(np.max(1.0 / d)), 20)
+            ax.plot(xs, fit.intercept + fit.slope * xs - theory, "-", color=colour, lw=0.6)
+            simulation_errorbar(ax, 0.0, float(pt.measured.value) - theory, pt.measured.stderr, z_star, fmt=marker,
+                                color=colour, mfc="white")
+            rows += [{"claim": cid, "activation": pt.params["activation"], "p_over_n": pt.params["p_over_d"],
+                      "inverse_d": float(1 / dd), "mean_minus_theory": float(m - theory), "se": float(s)}
+                     for dd, m, s in zip(d, means, ses)]
+            rows.append({"claim": cid, "activation": pt.params["activation"], "p_over_n": pt.params["p_over_d"],
+                         "inverse_d": 0.0, "mean_minus_theory": float(pt.measured.value) - theory,
+                         "se": float(pt.measured.stderr)})
+        ax.axhline(0.0, color="k", lw=0.5)
+        ax.set_xlabel("1 / d")
+    axes[0].set_ylabel("mean − equivalent")
+    handles = [Line2D([], [], color=c, marker="o", ls="-", lw=0.6, label=a) for a, c in colours.items()]
+    handles += [Line2D([], [], color="0.4", marker=m, ls="", label=f"p/n = {r:g}") for r, m in markers.items()
+                if any(float(p.params["p_over_d"]) == r for v in verdicts.values() for p in v.points)]
+    fig.legend(handles=handles, loc="outside right upper")
+    label_panels(axes)
     return fig, rows

@@ -4,14 +4,16 @@ from __future__ import annotations
 import math
 import numpy as np
 from gentheory.solvers import double_descent as sd
-from gentheory.verify.figures._base import figure, simulation_errorbar
+from gentheory.verify.figures._base import figure, figure_legend, label_panels, simulation_errorbar, tidy_log_axis
+
+SIM = "simulation (±z*·se)"
 
 
 @figure("double_descent_curves", claims=("double_descent.learning_curve", "double_descent.finite_n_ridgeless",
                                          "double_descent.london_weight"),
-        caption="(a) ε_g(∞) against α at N = ∞ (line) with the finite-N exact means and simulations; (b) learning "
-                "curves of gradient descent (markers, N → ∞ extrapolated) against the MP integral (lines); (c) the "
-                "London weight q(∞) = (1 − α)₊.")
+        caption="(a) ε_g(∞) against α at N = ∞ (line) with the exact finite-N means (×) and simulations (dots, "
+                "±z*·se); (b) learning curves of gradient descent (dots, N → ∞ extrapolated) against the MP integral "
+                "(lines); (c) the London weight q(∞) = (1 − α)₊ (line) against simulations.", panels=(1, 3), aspect=1.5)
 def fig_curves(verdicts):
     import matplotlib.pyplot as plt
 
@@ -19,13 +21,13 @@ def fig_curves(verdicts):
     rows = []
     alphas = np.concatenate([np.linspace(0.1, 0.95, 40), np.linspace(1.05, 4, 40)])
     eg = [sd.test_error(a, signal=1.0, noise=1.0) for a in alphas]
-    axes[0].plot(alphas, eg, "k-", lw=0.8)
+    axes[0].plot(alphas, eg, "k-", lw=0.8, label="theory, N = ∞")
     rows += [{"series": "theory_ridgeless", "alpha": float(a), "eps_g": float(e)} for a, e in zip(alphas, eg)]
-    for pt in verdicts["double_descent.finite_n_ridgeless"].points:
+    for i, pt in enumerate(verdicts["double_descent.finite_n_ridgeless"].points):
         a = pt.params["n_samples"] / pt.params["n_features"]
         simulation_errorbar(axes[0], a, pt.measured.value, pt.measured.stderr,
-                            verdicts["double_descent.finite_n_ridgeless"].z_star, color="C3")
-        axes[0].plot([a], [pt.theory.value], "x", color="C0")
+                            verdicts["double_descent.finite_n_ridgeless"].z_star, color="C3", label=SIM if i == 0 else None)
+        axes[0].plot([a], [pt.theory.value], "x", color="k", label="exact finite-N mean" if i == 0 else None)
         rows.append({"series": "finite_N", "alpha": a, "measured": float(pt.measured.value),
                      "se": float(pt.measured.stderr), "theory": float(pt.theory.value)})
     axes[0].set_ylim(0, 8)
@@ -37,47 +39,57 @@ def fig_curves(verdicts):
         dense = np.unique(np.geomspace(1, max(steps), 40).astype(int))
         curve = [sd.gd_test_error(pr["alpha"], lr=pr["lr"], steps=int(n), signal=pr["signal"], noise=pr["noise"])
                  for n in dense]
-        axes[1].plot(dense, curve, "-", color=f"C{k}", label=f"α = {pr['alpha']}")
+        axes[1].plot(dense, curve, "-", color=f"C{k}", label=f"GD, α = {pr['alpha']}")
         simulation_errorbar(axes[1], steps, pt.measured.value, pt.measured.stderr,
                             verdicts["double_descent.learning_curve"].z_star, color=f"C{k}")
         rows += [{"series": f"curve_alpha={pt.params['alpha']}", "step": int(s), "theory": float(t), "measured": float(m)}
                  for s, t, m in zip(steps, pt.theory.value, pt.measured.value)]
     axes[1].set_xscale("log")
-    axes[1].xaxis.set_minor_formatter(plt.NullFormatter())
+    tidy_log_axis(axes[1])
     axes[1].set_xlabel("GD step")
-    axes[1].legend(fontsize=5)
+    axes[1].set_ylabel(r"$\varepsilon_g(t)$")
     pts = verdicts["double_descent.london_weight"].points
     a = [p.params["alpha"] for p in pts]
     simulation_errorbar(axes[2], a, [p.measured.value for p in pts], [p.measured.stderr for p in pts],
                         verdicts["double_descent.london_weight"].z_star)
     grid = np.linspace(0, 2, 50)
-    axes[2].plot(grid, np.maximum(1 - grid, 0), "k-", lw=0.8)
+    axes[2].plot(grid, np.maximum(1 - grid, 0), "k--", lw=0.8, label=r"$(1-\alpha)_+$")
     axes[2].set_xlabel(r"$\alpha$")
     axes[2].set_ylabel(r"$q(\infty)$")
+    figure_legend(fig, axes, ncols=4)
+    label_panels(axes)
     rows += [{"series": "london", "alpha": p.params["alpha"], "q": float(p.measured.value)} for p in pts]
     return fig, rows
 
 
 @figure("double_descent_critical", claims=("double_descent.critical_growth",),
-        caption="At α = 1: ε_var(t)/(σ²√t) of exact gradient flows on Gaussian designs (per-design curves, N = 200 at "
-                "quick scale) against the MP prediction, which tends to Φ(0) = (4 − 2√2)/√π (dashed).")
+        caption="At α = 1: ε_var(t)/(σ²√t) of exact gradient flows on Gaussian designs (thin: single designs, N = 200 "
+                "at quick scale; dots: their mean, ±z*·se) against the MP prediction (line), which tends to "
+                "Φ(0) = (4 − 2√2)/√π (dashed).", width="half", aspect=1.45)
 def fig_critical(verdicts):
     import matplotlib.pyplot as plt
 
-    pt = verdicts["double_descent.critical_growth"].points[0]
+    verdict = verdicts["double_descent.critical_growth"]
+    pt = verdict.points[0]
     t, var = pt.aux["times"], pt.aux["variance"]
     noise = pt.params["noise"]
     fig, ax = plt.subplots()
-    for r in range(var.shape[1]):
-        ax.plot(t, var[:, r] / (noise * np.sqrt(t)), color="C0", lw=0.4, alpha=0.5)
-    grid = np.geomspace(1, 1e4, 40)
+    ratio = var / (noise * np.sqrt(t))[:, None]
+    for r in range(ratio.shape[1]):
+        ax.plot(t, ratio[:, r], color="C0", lw=0.3, alpha=0.35, label="single designs" if r == 0 else None)
+    shown = np.unique(np.geomspace(1, len(t), 12).astype(int) - 1)
+    simulation_errorbar(ax, t[shown], ratio[shown].mean(axis=1),
+                        ratio[shown].std(axis=1, ddof=1) / math.sqrt(ratio.shape[1]), verdict.z_star, color="C3",
+                        label="design mean (±z*·se)")
+    grid = np.geomspace(max(float(t.min()), 1.0), float(t.max()), 40)
     mp = [sd.test_error(1.0, t=float(x), signal=0.0, noise=noise) / (noise * math.sqrt(x)) for x in grid]
-    ax.plot(grid, mp, "k-", lw=0.8, label="MP, N = ∞")
-    ax.axhline((4 - 2 * math.sqrt(2)) / math.sqrt(math.pi), color="k", ls="--", lw=0.6, label="Φ(0)")
+    ax.plot(grid, mp, "k-", lw=0.8, label=r"MP, N = $\infty$")
+    ax.axhline((4 - 2 * math.sqrt(2)) / math.sqrt(math.pi), color="k", ls="--", lw=0.6, label=r"$\Phi(0)$")
     ax.set_xscale("log")
+    tidy_log_axis(ax)
     ax.set_xlabel("t")
     ax.set_ylabel(r"$\varepsilon_\mathrm{var}/(\sigma^2\sqrt{t})$")
-    ax.legend(fontsize=5)
+    figure_legend(fig, [ax], ncols=2)
     rows = [{"series": "mp", "t": float(x), "ratio": float(m)} for x, m in zip(grid, mp)]
     rows += [{"series": f"design{r}", "t": float(x), "ratio": float(v / (noise * math.sqrt(x)))}
              for r in range(var.shape[1]) for x, v in zip(t, var[:, r])]
@@ -89,7 +101,7 @@ def fig_critical(verdicts):
                 "replica correlation C at fixed t, waiting times t_w ∈ [t/2, t]) with the discrete-time theory (lines): "
                 "slope −1 above the threshold and on the row space, −½ on the frozen null space (dotted guides). "
                 "(b) Mean noise variance against |α − 1| on both sides (below: ε_var/α) with the exact finite-N means "
-                "(lines) and the fitted exponents γ.")
+                "(lines) and the fitted exponents γ (dots, ±z*·se).", panels=(1, 2), aspect=1.5)
 def fig_fd(verdicts):
     import matplotlib.pyplot as plt
 
@@ -103,11 +115,10 @@ def fig_fd(verdicts):
         rows += [{"alpha": pt.params["alpha"], "subspace": pt.params["subspace"], "C": float(a), "Tchi": float(b)}
                  for a, b in zip(cm, tm)]
     xx = np.linspace(0, 1, 2)
-    axes[0].plot(xx, 1 - xx, "k:", lw=0.5)
+    axes[0].plot(xx, 1 - xx, "k:", lw=0.5, label="slopes −1 and −½")
     axes[0].plot(xx, 0.5 * (1 - xx), "k:", lw=0.5)
-    axes[0].set_xlabel("C(t, t_w) / C(t, t)")
-    axes[0].set_ylabel("Tχ(t, t_w) / C(t, t)")
-    axes[0].legend(fontsize=5)
+    axes[0].set_xlabel(r"$C(t, t_w)\,/\,C(t, t)$")
+    axes[0].set_ylabel(r"$T\chi(t, t_w)\,/\,C(t, t)$")
     for c, pt in enumerate(verdicts["double_descent.variance_exponent"].points):
         eps, means, ses, exact = pt.aux["eps"], pt.aux["means"], pt.aux["ses"], pt.aux["exact"]
         simulation_errorbar(axes[1], eps, means, ses, verdicts["double_descent.variance_exponent"].z_star, color=f"C{c}",
@@ -117,9 +128,12 @@ def fig_fd(verdicts):
                  for e, m, s, x in zip(eps, means, ses, exact)]
     axes[1].set_xscale("log")
     axes[1].set_yscale("log")
-    axes[1].set_xlabel("|α − 1|")
-    axes[1].set_ylabel("ε_var")
-    axes[1].legend(fontsize=5)
+    tidy_log_axis(axes[1], "x")
+    tidy_log_axis(axes[1], "y")
+    axes[1].set_xlabel(r"$|\alpha - 1|$")
+    axes[1].set_ylabel(r"$\varepsilon_\mathrm{var}$")
+    figure_legend(fig, axes, ncols=2)
+    label_panels(axes)
     return fig, rows
 
 
@@ -128,7 +142,8 @@ def fig_fd(verdicts):
                 "London plateau 2√x) and α = 1.1, 1.25, 2 (above) from the MP quadrature, with the scaling functions "
                 "F(x) + 2√x and F(x) = e^(−x)/√π − √x erfc√x (dashed). (b) Critical slowing at α = 1: mean "
                 "log(s_min) against N with the fitted N^(−zν̄) law (±z*·se). (c) CDF of N²s_min extrapolated to N = ∞ "
-                "against Edelman's law 1 − e^(−x/2−√x) and the rival 1 − e^(−x/2).")
+                "(dots, ±z*·se) against Edelman's law 1 − e^(−x/2−√x) and the rival 1 − e^(−x/2). Panel (a) is theory "
+                "(the MP quadrature); (b) and (c) are simulations against theory.", panels=(1, 3), aspect=1.6)
 def fig_scaling(verdicts):
     import matplotlib.pyplot as plt
     from scipy.special import erfc
@@ -143,35 +158,36 @@ def fig_scaling(verdicts):
         r = sd.response(tau, a)
         axes[0].plot(xs, r * np.sqrt(tau), "-", lw=0.8, color=f"C{c}", label=f"α = {a}")
         rows += [{"panel": "a", "alpha": a, "x": float(x), "R_sqrt_tau": float(v)} for x, v in zip(xs, r * np.sqrt(tau))]
-    axes[0].plot(xs, big_f, "k--", lw=0.6)
+    axes[0].plot(xs, big_f, "k--", lw=0.6, label="F(x), F(x) + 2√x")
     axes[0].plot(xs, big_f + 2 * np.sqrt(xs), "k--", lw=0.6)
     axes[0].set_xscale("log")
     axes[0].set_yscale("log")
+    tidy_log_axis(axes[0], "x")
+    tidy_log_axis(axes[0], "y")
     axes[0].set_xlabel(r"$\tau(1-\sqrt{\alpha})^2$")
     axes[0].set_ylabel(r"$R(\tau)\sqrt{\tau}$")
-    axes[0].legend(fontsize=4)
     pt = verdicts["double_descent.critical_slowing"].points[0]
     n, m, se = pt.aux["sizes"], pt.aux["mean_log_smin"], pt.aux["se"]
-    simulation_errorbar(axes[1], n, m, se, verdicts["double_descent.critical_slowing"].z_star)
+    simulation_errorbar(axes[1], n, m, se, verdicts["double_descent.critical_slowing"].z_star, color="C3", label=SIM)
     z, c = float(pt.measured.value), pt.info["correction_c"]
     a0 = float(np.mean(m + z * np.log(n) - c / n))
     nn = np.geomspace(n.min(), n.max(), 50)
     axes[1].plot(nn, a0 - z * np.log(nn) + c / nn, "k-", lw=0.8, label=f"zν̄ = {z:.2f} ± {float(pt.measured.stderr):.2f}")
     axes[1].set_xscale("log")
-    axes[1].xaxis.set_minor_formatter(plt.NullFormatter())
+    tidy_log_axis(axes[1])
     axes[1].set_xlabel("N")
-    axes[1].set_ylabel(r"$E\log s_\mathrm{min}$")
-    axes[1].legend(fontsize=5)
+    axes[1].set_ylabel(r"$\mathrm{E}\log s_\mathrm{min}$")
     rows += [{"panel": "b", "N": float(a), "mean_log_smin": float(b), "se": float(s)} for a, b, s in zip(n, m, se)]
     pt = verdicts["double_descent.smallest_eigenvalue"].points[0]
     x = np.array(pt.params["points"])
     xx = np.linspace(0, x.max() * 1.1, 100)
-    axes[2].plot(xx, 1 - np.exp(-xx / 2 - np.sqrt(xx)), "k-", lw=0.8, label="Edelman")
-    axes[2].plot(xx, 1 - np.exp(-xx / 2), ":", color="0.5", lw=0.8, label="rival")
+    axes[2].plot(xx, 1 - np.exp(-xx / 2 - np.sqrt(xx)), "k-", lw=0.8, label="Edelman's law")
+    axes[2].plot(xx, 1 - np.exp(-xx / 2), ":", color="0.5", lw=0.8, label=r"rival $1-e^{-x/2}$")
     simulation_errorbar(axes[2], x, pt.measured.value, pt.measured.stderr,
                         verdicts["double_descent.smallest_eigenvalue"].z_star, color="C3")
     axes[2].set_xlabel(r"$x$")
     axes[2].set_ylabel(r"$P(N^2 s_\mathrm{min}\leq x)$")
-    axes[2].legend(fontsize=5)
+    figure_legend(fig, axes, ncols=4)
+    label_panels(axes)
     rows += [{"panel": "c", "x": float(a), "cdf": float(b)} for a, b in zip(x, pt.measured.value)]
     return fig, rows

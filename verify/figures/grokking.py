@@ -3,12 +3,20 @@ from __future__ import annotations
 
 import numpy as np
 from gentheory.solvers import grokking as gs
-from gentheory.verify.figures._base import figure
+from gentheory.verify.figures._base import figure, figure_legend, label_panels, tidy_log_axis
+
+
+def _proxy(**kw):
+    """A legend entry for a mark drawn in several colours (style only)."""
+    from matplotlib.lines import Line2D
+
+    return Line2D([], [], color=kw.pop("color", "0.3"), **kw)
 
 
 @figure("grokking_risk_curves", claims=("grokking.population_risk",),
-        caption="F1: population risk R_k of heavy-ball runs (markers) on the exact closed form (lines), "
-                "with the gradient-flow rival (dashed) and k_grok marked.")
+        caption="Population risk R_k of coupled heavy-ball runs (dots) on the exact closed form (solid lines), with "
+                "the nearest rival, gradient flow (dashed), and k_grok (dotted verticals); colour: momentum β.",
+        width="half", aspect=1.5)
 def fig_risk_curves(verdicts):
     import matplotlib.pyplot as plt
 
@@ -18,7 +26,7 @@ def fig_risk_curves(verdicts):
     for i, pt in enumerate(p for p in v.points if p.params["coupling"] == "coupled"):
         a = pt.aux
         label = f"β={pt.params['beta']}"
-        line, = ax.loglog(np.maximum(a["k"], 1), a["risk_exact"], "-", lw=1, label=f"{label} exact")
+        line, = ax.loglog(np.maximum(a["k"], 1), a["risk_exact"], "-", lw=1, label=f"β = {pt.params['beta']}")
         ax.loglog(np.maximum(a["k"], 1), a["risk_sim"], "o", ms=2.5, color=line.get_color())
         ax.loglog(np.maximum(a["k"], 1), a["risk_rival"], "--", lw=0.8, color=line.get_color(), alpha=0.6)
         ax.axvline(pt.info["k_grok"], color=line.get_color(), ls=":", lw=0.8)
@@ -26,37 +34,58 @@ def fig_risk_curves(verdicts):
                  for k, s, e, r in zip(a["k"], a["risk_sim"], a["risk_exact"], a["risk_rival"])]
     ax.set_xlabel("iteration $k$")
     ax.set_ylabel("population risk $R_k$")
-    ax.legend()
+    tidy_log_axis(ax, "x")
+    tidy_log_axis(ax, "y")
+    handles = ax.get_legend_handles_labels()[0] + [
+        _proxy(ls="-", label="closed form"), _proxy(ls="", marker="o", ms=3, label="simulation"),
+        _proxy(ls="--", label="gradient flow (rival)"), _proxy(ls=":", label=r"$k_\mathrm{grok}$")]
+    fig.legend(handles=handles, loc="outside lower center", ncols=2)
     return fig, rows
 
 
 @figure("grokking_null_space_law", claims=("grokking.null_space_law",),
-        caption="F2: ‖Π_Gθ_k‖/‖Π_Gθ_0‖ (circles) and the ker Σ ratio (crosses) against S_k(ηλ) (coupled) and "
-                "(1−ηλ)^k (decoupled).")
+        caption="‖Π_Gθ_k‖/‖Π_Gθ_0‖ (circles) and the same ratio on ker Σ (crosses) against the theory (lines): "
+                "S_k(ηλ) for coupled weight decay, (1−ηλ)^k for decoupled; colour: momentum β and coupling.",
+        width="half", aspect=1.5)
 def fig_null_space_law(verdicts):
     import matplotlib.pyplot as plt
 
     v = verdicts["grokking.null_space_law"]
     fig, ax = plt.subplots()
     rows = []
+    # runs whose theory curves coincide (β = 0 coupled and every decoupled run share (1 − ηλ)^k) share one line
+    groups: dict[tuple, list] = {}
     for pt in v.points:
-        a, pr = pt.aux, pt.params
-        ks = a["k"]
-        th = gs.null_multiplier(ks, pr["eta"], pr["lam"], pr["beta"], pr["coupling"])
-        line, = ax.semilogy(ks, th, "-", lw=1, label=f"β={pr['beta']} {pr['coupling']}")
-        ax.semilogy(ks, a["ratio_G"], "o", ms=3, color=line.get_color())
-        ax.semilogy(ks, a["ratio_inactive"], "x", ms=3, color=line.get_color())
-        rows += [{"series": f"{pr['coupling']} beta={pr['beta']}", "k": int(k), "theory": t, "G": g, "kerSigma": i}
-                 for k, t, g, i in zip(ks, th, a["ratio_G"], a["ratio_inactive"])]
+        pr = pt.params
+        th = gs.null_multiplier(pt.aux["k"], pr["eta"], pr["lam"], pr["beta"], pr["coupling"])
+        groups.setdefault((tuple(np.asarray(pt.aux["k"]).tolist()), tuple(np.round(th, 12))), []).append((pt, th))
+    for c, members in enumerate(groups.values()):
+        by_coupling: dict[str, list[str]] = {}
+        for pt, _ in members:
+            by_coupling.setdefault(pt.params["coupling"], []).append(f"{pt.params['beta']:g}")
+        names = "\n".join(f"{coupling}, β = {', '.join(betas)}" for coupling, betas in by_coupling.items())
+        ks, th = members[0][0].aux["k"], members[0][1]
+        ax.semilogy(ks, th, "-", lw=1, color=f"C{c}", label=names)
+        for pt, th in members:
+            a, pr = pt.aux, pt.params
+            ax.semilogy(ks, a["ratio_G"], "o", ms=3, color=f"C{c}")
+            ax.semilogy(ks, a["ratio_inactive"], "x", ms=3, color=f"C{c}")
+            rows += [{"series": f"{pr['coupling']} beta={pr['beta']}", "k": int(k), "theory": t, "G": g, "kerSigma": i}
+                     for k, t, g, i in zip(ks, th, a["ratio_G"], a["ratio_inactive"])]
     ax.set_xlabel("iteration $k$")
     ax.set_ylabel(r"$\|\Pi\theta_k\| / \|\Pi\theta_0\|$")
-    ax.legend(ncol=2)
+    tidy_log_axis(ax, "y")
+    handles = ax.get_legend_handles_labels()[0] + [
+        _proxy(ls="-", label="theory"), _proxy(ls="", marker="o", ms=3, label=r"simulation, $\Pi_G$"),
+        _proxy(ls="", marker="x", ms=3, label=r"simulation, ker $\Sigma$")]
+    fig.legend(handles=handles, loc="outside lower center", ncols=1)
     return fig, rows
 
 
 @figure("grokking_rate_hierarchy", claims=("grokking.null_space_law",),
-        caption="F3: spectral radius ρ(a) of a heavy-ball mode vs a = η(h+λ) for several β; the null mode sits "
-                "at a = ηλ, far left, and is the slowest.", theory_only=True)
+        caption="Decay rate −ln ρ(a) of a heavy-ball mode against a = η(h + λ) for several β (theory); the null mode "
+                "sits at a = ηλ (dotted, ηλ = 2·10⁻⁴), far left, and is the slowest.", theory_only=True, width="half",
+        aspect=1.2)
 def fig_rate_hierarchy(verdicts):
     import matplotlib.pyplot as plt
 
@@ -65,18 +94,19 @@ def fig_rate_hierarchy(verdicts):
     rows = []
     for beta in (0.0, 0.5, 0.8, 0.9):
         rho = gs.spectral_radius(a, beta)
-        ax.semilogx(a, -np.log(rho), label=f"β={beta}")
+        ax.semilogx(a, -np.log(rho), label=f"β = {beta}")
         rows += [{"series": f"beta={beta}", "a": x, "rate": r} for x, r in zip(a[::20], -np.log(rho[::20]))]
-    ax.axvline(2e-4, color="k", ls=":", lw=0.8)
+    ax.axvline(2e-4, color="k", ls=":", lw=0.8, label=r"null mode, $a = \eta\lambda$")
     ax.set_xlabel(r"$a = \eta(h+\lambda)$")
     ax.set_ylabel(r"rate $-\ln\rho(a)$")
-    ax.legend()
+    tidy_log_axis(ax)
+    ax.legend(loc="upper left")
     return fig, rows
 
 
 @figure("grokking_collapse", claims=("grokking.headline_law", "grokking.coupled_decoupled_ratio"),
-        caption="F4/F5: simulated k_grok against the headline law (1−β)/(ηλ)·ln(A/ε) (identity line) and the "
-                "coupled/decoupled ratio against 1/(1−β).")
+        caption="(a) Simulated k_grok (dots) against the headline law (1−β)/(ηλ)·ln(A/ε) (identity line). (b) The "
+                "decoupled/coupled ratio of k_grok (dots) against 1/(1−β) (line).", panels=(1, 2))
 def fig_collapse(verdicts):
     import matplotlib.pyplot as plt
 
@@ -85,9 +115,12 @@ def fig_collapse(verdicts):
     v = verdicts["grokking.headline_law"]
     lead = np.array([np.asarray(p.theory.value, float) for p in v.points])
     sim = np.array([np.asarray(p.measured.value, float) for p in v.points])
-    ax1.loglog(lead, sim, "o", ms=3)
+    ax1.loglog(lead, sim, "o", ms=3, label="simulation")
     lim = [lead.min() * 0.8, lead.max() * 1.2]
-    ax1.loglog(lim, lim, "k-", lw=0.8)
+    ax1.loglog(lim, lim, "k-", lw=0.8, label="headline law")
+    tidy_log_axis(ax1, "x")
+    tidy_log_axis(ax1, "y")
+    ax1.legend(loc="upper left")
     ax1.set_xlabel(r"$\frac{1-\beta}{\eta\lambda}\ln\frac{A}{\epsilon}$")
     ax1.set_ylabel(r"simulated $k_\mathrm{grok}$")
     rows += [{"series": "collapse", "x": x, "y": y} for x, y in zip(lead, sim)]
@@ -95,8 +128,10 @@ def fig_collapse(verdicts):
     b = np.array([p.params["beta"] for p in v.points])
     ratio = np.array([float(p.measured.value) for p in v.points])
     bb = np.linspace(0, 0.92, 100)
-    ax2.plot(bb, 1 / (1 - bb), "k-", lw=0.8)
-    ax2.plot(b, ratio, "o", ms=3)
+    ax2.plot(bb, 1 / (1 - bb), "k-", lw=0.8, label=r"$1/(1-\beta)$")
+    ax2.plot(b, ratio, "o", ms=3, label="simulation")
+    ax2.legend(loc="upper left")
+    label_panels((ax1, ax2))
     ax2.set_xlabel(r"$\beta$")
     ax2.set_ylabel(r"$k^\mathrm{dec}/k^\mathrm{coup}$")
     rows += [{"series": "decoupled_over_coupled", "x": x, "y": y} for x, y in zip(b, ratio)]
@@ -104,8 +139,9 @@ def fig_collapse(verdicts):
 
 
 @figure("grokking_modular_addition", claims=("grokking.modular_addition_clock",),
-        caption="F8: modular addition — grokking clock Δk = k_grok − k_mem (and k_grok from step 0) against "
-                "(1−β)/(ηλ), with the fitted slopes.")
+        caption="Modular addition (a + b mod 17, trained MLPs): the grokking clock Δk = k_grok − k_mem (squares) and "
+                "k_grok from step 0 (dots) against (1−β)/(ηλ), with the fitted log–log slopes and a slope-1 line.",
+        width="half", aspect=1.4)
 def fig_modular(verdicts):
     import matplotlib.pyplot as plt
 
@@ -119,6 +155,8 @@ def fig_modular(verdicts):
     ax.loglog(xs, xs * np.median((a["k_grok"] - a["k_mem"]) / clock), "k-", lw=0.8, label="slope 1")
     ax.set_xlabel(r"$(1-\beta)/(\eta\lambda)$")
     ax.set_ylabel("iterations")
-    ax.legend()
+    tidy_log_axis(ax, "x")
+    tidy_log_axis(ax, "y")
+    figure_legend(fig, [ax], ncols=2)
     rows = [{"series": "modular", "clock": c, "k_grok": int(k), "k_mem": int(m)} for c, k, m in zip(clock, a["k_grok"], a["k_mem"])]
     return fig, rows
