@@ -4,14 +4,18 @@ from __future__ import annotations
 import math
 import numpy as np
 from gentheory.solvers import perceptron as sp_
-from gentheory.verify._stats import extrapolate_intercept
-from gentheory.verify.figures._base import figure, simulation_errorbar
+from gentheory.verify._stats import binomial_interval, extrapolate_intercept
+from gentheory.verify.figures._base import (figure, figure_legend, label_panels, param_text, simulation_errorbar,
+                                            simulation_interval, tidy_log_axis)
+
+SIM = "simulation (±z*·se)"
 
 
 @figure("perceptron_storage", claims=("perceptron.message_passing",),
         caption="(a) RS zero-temperature entropy s(α) (line) against the annealed ln2(1 − α) (dashed), α_KM marked. "
                 "(b) Frozen-1RSB ground-state errors per pattern above capacity. (c) Reinforced-AMP success rate "
-                "(N = 1000, ±z*·se; open: measured, not asserted) against α, with α_KM: the algorithm fails before capacity.")
+                "(N = 1000, dots with 95 % Clopper–Pearson intervals; open: probes, measured and not asserted) against α, "
+                "with α_KM (vertical): the algorithm fails before capacity.", panels=(1, 3), aspect=1.6)
 def fig_storage(verdicts):
     import matplotlib.pyplot as plt
 
@@ -20,40 +24,47 @@ def fig_storage(verdicts):
     alphas = np.linspace(0.05, 0.83, 30)
     s_rs = [sp_.rs_storage(a).entropy for a in alphas]
     cap = sp_.storage_capacity()
-    axes[0].plot(alphas, s_rs, "k-", lw=0.9, label="RS")
-    axes[0].plot(alphas, np.log(2) * (1 - alphas), "k--", lw=0.6, label="annealed")
-    axes[0].axvline(cap, color="C3", lw=0.6)
+    axes[0].plot(alphas, s_rs, "k-", lw=0.9, label="RS entropy")
+    axes[0].plot(alphas, np.log(2) * (1 - alphas), "k--", lw=0.6, label="annealed ln2(1 − α)")
+    axes[0].axvline(cap, color="C3", lw=0.6, label=r"$\alpha_\mathrm{KM}$")
     axes[0].set_xlabel("α")
     axes[0].set_ylabel("s(α)")
-    axes[0].legend(fontsize=5)
     rows += [{"panel": "a", "alpha": float(a), "s_rs": float(v)} for a, v in zip(alphas, s_rs)]
     above = np.linspace(0.86, 2.0, 8)
     e_gs = [sp_.frozen_ground_state(a)[1] for a in above]
-    axes[1].plot(above, e_gs, "o-", ms=2, lw=0.8)
+    axes[1].plot(above, e_gs, "o-", ms=2, lw=0.8, color="C0", label="frozen 1RSB ground state")
     axes[1].set_xlabel("α")
-    axes[1].set_ylabel("e_GS / α")
+    axes[1].set_ylabel(r"$e_\mathrm{GS}/\alpha$")
     rows += [{"panel": "b", "alpha": float(a), "e_gs_per_pattern": float(e)} for a, e in zip(above, e_gs)]
-    pt = verdicts["perceptron.message_passing"].points[0]
-    al = np.array(pt.params["alphas"])
-    simulation_errorbar(axes[2], al, pt.measured.value, pt.measured.stderr,
-                        verdicts["perceptron.message_passing"].z_star)
-    probes = pt.info.get("probe_successes", {})
-    if probes:
-        pa = np.array([float(a) for a in probes])
-        rate = np.array([s / n for s, n in probes.values()])
-        axes[2].plot(pa, rate, "o", mfc="none", ms=3, color="C0")
-        rows += [{"panel": "c", "alpha": float(a), "success": float(r), "asserted": False} for a, r in zip(pa, rate)]
+    verdict = verdicts["perceptron.message_passing"]
+    pt = verdict.points[0]
+    trials = int(verdict.provenance["config"]["instances"])
+    for k, (a, rate) in enumerate(zip(pt.params["alphas"], np.atleast_1d(pt.measured.value))):
+        successes = int(round(float(rate) * trials))
+        low, high = binomial_interval(successes, trials)
+        simulation_interval(axes[2], float(a), successes / trials, low, high, color="C0",
+                            label="rAMP success (95 % CI)" if k == 0 else None)
+        rows.append({"panel": "c", "alpha": float(a), "success": successes / trials, "ci_low": low, "ci_high": high})
+    for k, (a, (successes, n)) in enumerate(pt.info.get("probe_successes", {}).items()):
+        low, high = binomial_interval(int(successes), int(n))
+        simulation_interval(axes[2], float(a), successes / n, low, high, color="C0", mfc="white",
+                            label="probes, not asserted" if k == 0 else None)
+        rows.append({"panel": "c", "alpha": float(a), "success": successes / n, "ci_low": low, "ci_high": high,
+                     "asserted": False})
     axes[2].axvline(cap, color="C3", lw=0.6)
+    axes[2].set_ylim(-0.05, 1.05)
     axes[2].set_xlabel("α")
-    axes[2].set_ylabel("rAMP success")
-    rows += [{"panel": "c", "alpha": float(a), "success": float(v)} for a, v in zip(al, pt.measured.value)]
+    axes[2].set_ylabel("success rate")
+    figure_legend(fig, axes, ncols=3)
+    label_panels(axes)
     return fig, rows
 
 
 @figure("perceptron_transitions", claims=("perceptron.teacher_student_amp",),
         caption="(a) Teacher–student thresholds against temperature T = 1/β: first-order transition α_c(β) and the "
                 "poor-branch spinodal. (b) Freezing criterion at β = 2: √V·E[g²] for the error-counting step tends to "
-                "a constant (q̂₁ diverges: frozen), E[g²] for the hinge saturates at β²P(ω<0) = 2 (not frozen).", theory_only=True)
+                "a constant (q̂₁ diverges: frozen), E[g²] for the hinge saturates at β²P(ω<0) = 2 (not frozen). Theory "
+                "only (the replica saddle points).", theory_only=True, panels=(1, 2), aspect=1.4)
 def fig_transitions(verdicts):
     import matplotlib.pyplot as plt
 
@@ -62,30 +73,34 @@ def fig_transitions(verdicts):
     betas = np.array([2.0, 3.0, 4.0, 6.0, 10.0])
     trans = [sp_.teacher_student_transitions(beta=float(b)) for b in betas] + [sp_.teacher_student_transitions()]
     temps = np.append(1 / betas, 0.0)
-    axes[0].plot(temps, [t.first_order for t in trans], "o-", ms=2, label="first order")
+    axes[0].plot(temps, [t.first_order for t in trans], "o-", ms=2, label="first-order transition")
     axes[0].plot(temps, [t.spinodal for t in trans], "s-", ms=2, label="spinodal")
     axes[0].set_xlabel("T = 1/β")
     axes[0].set_ylabel("α")
-    axes[0].legend(fontsize=5)
     rows += [{"panel": "a", "T": float(t), "first_order": f.first_order, "spinodal": f.spinodal}
              for t, f in zip(temps, trans)]
     vs = np.geomspace(1e-6, 1e-1, 12)
     step = [math.sqrt(v) * sp_.freezing_criterion("step", beta=2.0, variance=v, omega_var=0.55) for v in vs]
     hinge = [sp_.freezing_criterion("hinge", beta=2.0, variance=v, omega_var=0.55) for v in vs]
-    axes[1].plot(vs, step, "o-", ms=2, label="step: √V E[g²]")
-    axes[1].plot(vs, hinge, "s-", ms=2, label="hinge: E[g²]")
+    axes[1].plot(vs, step, "o-", ms=2, color="C2", label=r"step loss: $\sqrt{V}\,\mathrm{E}[g^2]$")
+    axes[1].plot(vs, hinge, "s-", ms=2, color="C3", label=r"hinge loss: $\mathrm{E}[g^2]$")
     axes[1].set_xscale("log")
+    tidy_log_axis(axes[1])
     axes[1].set_xlabel("V = 1 − q₁")
-    axes[1].legend(fontsize=5)
+    axes[1].set_ylabel("freezing criterion")
+    figure_legend(fig, axes, ncols=2)
+    label_panels(axes)
     rows += [{"panel": "b", "V": float(v), "step_sqrtV_Eg2": a, "hinge_Eg2": b} for v, a, b in zip(vs, step, hinge)]
     return fig, rows
 
 
 @figure("perceptron_local_entropy", claims=("perceptron.message_passing",),
-        caption="Franz–Parisi local entropy s(d) at distance d from the maximum-margin reference (spec §2.5 proxy): "
+        caption="Franz–Parisi local entropy s(d) at distance d from the maximum-margin reference (a proxy for a typical "
+                "solution; theory only): "
                 "(a) β = ∞ at α = 0.74 (no gap) and 0.75 (s < 0 in a shell of distances: the OGP opens at "
                 "α_OGP ≈ 0.748); (b) α = 0.75 at finite β: the gap persists at β = 8 and closes at β = 5, where the "
-                "configurations in the shell have training error e/α ≈ 5·10⁻⁴ — α_OGP(ε) grows with ε.", theory_only=True)
+                "configurations in the shell have training error e/α ≈ 5·10⁻⁴ — α_OGP(ε) grows with ε.", theory_only=True,
+        panels=(1, 2), aspect=1.4)
 def fig_local_entropy(verdicts):
     import matplotlib.pyplot as plt
 
@@ -96,24 +111,25 @@ def fig_local_entropy(verdicts):
             curve = sp_.local_entropy_curve(a, beta=beta)
             d = [r.distance for r in curve]
             s = [r.entropy for r in curve]
-            ax.plot(d, s, "o-", ms=2, lw=0.8, label=f"α = {a}, β = {beta}")
+            ax.plot(d, s, "o-", ms=2, lw=0.8, label=f"α = {a}, β = {param_text(float(beta))}")
             rows += [{"alpha": a, "beta": beta, "d": r.distance, "s": r.entropy, "train_error": r.energy / a}
                      for r in curve]
         ax.axhline(0, color="0.6", lw=0.5)
         ax.set_xlabel("distance d")
-        ax.legend(fontsize=5)
-    axes[0].set_ylabel("s(d)")
+        ax.set_ylabel("s(d)")
+        ax.legend(loc="upper left", bbox_to_anchor=(0.0, -0.3), borderaxespad=0.0)
+    label_panels(axes)
     return fig, rows
 
 
-def _series_panel(ax, point, columns, labels, theory, z_star, *, degree: int) -> list[dict]:
+def _series_panel(ax, point, columns, labels, theory, z_star, *, degree: int, colors) -> list[dict]:
     """Per-size means ±z*·se against 1/N, the WLS fit curve, and the N = ∞ theory (open marker at 1/N = 0)."""
     sizes = np.array(point.info["sizes"], float)
     means = np.array(point.info["means"], dtype=float)
     ses = np.array(point.info["ses"], dtype=float)
     rows = []
     grid = np.linspace(0, 1 / sizes.min(), 50)
-    for k, label, th, color in zip(columns, labels, theory, ("C0", "C1", "C2", "C3")):
+    for k, label, th, color in zip(columns, labels, theory, colors):
         use = np.isfinite(means[:, k])
         x = 1 / sizes[use]
         simulation_errorbar(ax, x, means[use, k], ses[use, k], z_star, ms=2, color=color, label=label)
@@ -124,7 +140,6 @@ def _series_panel(ax, point, columns, labels, theory, z_star, *, degree: int) ->
                  for n, m, s in zip(sizes[use], means[use, k], ses[use, k])]
         rows.append({"observable": label, "N": "inf", "fit": fit.intercept, "fit_se": fit.intercept_se, "theory": th})
     ax.set_xlabel("1/N")
-    ax.legend(fontsize=5)
     return rows
 
 
@@ -134,32 +149,34 @@ def _series_panel(ax, point, columns, labels, theory, z_star, *, degree: int) ->
                 "weighted fits in 1/N). (a) Storage at α = ½: entropy s and free entropies φ(β = 2, 3) (linear fit). "
                 "(b) Mean critical load E[M_c]/N with the a + b/N + c/N² fit, the Krauth–Mézard α_KM (diamond) and the "
                 "annealed capacity 1 (dashed). (c) Teacher–student: version-space entropy and Gibbs ε_g at α = ½ (asserted) and "
-                "α = 1 (not asserted: at N ≤ 20 its limits depend on the extrapolation model).")
+                "α = 1 (not asserted: at N ≤ 20 its limits depend on the extrapolation model).", panels=(1, 3),
+        aspect=2.0)
 def fig_enumeration(verdicts):
     import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(1, 3)
     thermo = verdicts["perceptron.enumeration_thermodynamics"].points[0]
-    rows = _series_panel(axes[0], thermo, (0, 1, 2), ("s", "φ(β=2)", "φ(β=3)"), thermo.theory.value[:3],
-                         verdicts["perceptron.enumeration_thermodynamics"].z_star, degree=1)
+    rows = _series_panel(axes[0], thermo, (0, 1, 2), ("entropy s", "φ(β = 2)", "φ(β = 3)"), thermo.theory.value[:3],
+                         verdicts["perceptron.enumeration_thermodynamics"].z_star, degree=1, colors=("C0", "C1", "C2"))
     cap = verdicts["perceptron.capacity_fss"].points[0]
-    rows += _series_panel(axes[1], cap, (0,), ("E[M_c]/N",), cap.theory.value,
-                          verdicts["perceptron.capacity_fss"].z_star, degree=cap.params["degree"])
-    axes[1].axhline(1.0, color="0.5", ls="--", lw=0.6)
+    rows += _series_panel(axes[1], cap, (0,), (r"$\mathrm{E}[M_c]/N$",), cap.theory.value,
+                          verdicts["perceptron.capacity_fss"].z_star, degree=cap.params["degree"], colors=("C3",))
+    axes[1].axhline(1.0, color="0.5", ls="--", lw=0.6, label="annealed capacity 1")
     ts = verdicts["perceptron.teacher_student_enumeration"].points[0]
     columns = ts.info["columns"]
     asserted = {f"{q} alpha={a:g}" for q in ("entropy", "eps_g") for a in ts.params["alphas"]}
-    names = [c.replace("entropy", "ent").replace("eps_g", "ε_g").replace("alpha=", "α=")
+    names = [c.replace("entropy", "entropy,").replace("eps_g", r"$\varepsilon_g$,").replace("alpha=", "α = ")
              + ("" if c in asserted else " (not asserted)") for c in columns]
     rows += _series_panel(axes[2], ts, tuple(range(len(columns))), names, ts.info["rs"],
-                          verdicts["perceptron.teacher_student_enumeration"].z_star, degree=2)
-    # legends where the panels are empty, clear of the theory diamonds at 1/N = 0: (a) between φ(β=3) and φ(β=2),
-    # (b) below its points (the dashed annealed capacity stays visible), (c) between the α = ½ and α = 1 series
-    axes[0].legend(fontsize=5, loc="center right", bbox_to_anchor=(1.0, 0.7))
-    axes[1].legend(fontsize=5, loc="lower right")
-    axes[2].legend(fontsize=4, loc="center right")
-    for ax, tag in zip(axes, "abc"):
-        ax.set_title(f"({tag})", fontsize=7)
+                          verdicts["perceptron.teacher_student_enumeration"].z_star, degree=2,
+                          colors=("C4", "C5", "C6", "C7"))
+    axes[0].set_ylabel(r"$s,\ \varphi$")
+    axes[1].set_ylabel(r"$\mathrm{E}[M_c]/N$")
+    axes[2].set_ylabel(r"entropy, $\varepsilon_g$")
+    axes[0].plot([], [], "D", mfc="none", ms=4, color="0.3", label=r"replica theory, N = $\infty$")
+    axes[0].plot([], [], "-", lw=0.6, color="0.3", label="weighted fit in 1/N")
+    figure_legend(fig, axes, ncols=3)
+    label_panels(axes)
     return fig, rows
 
 
@@ -167,7 +184,7 @@ def fig_enumeration(verdicts):
         caption="(a) Metropolis training error per size (±z*·se) against 1/N at α = ½ with the RS Gibbs value (diamonds, "
                 "1/N = 0): β = 1, 2 extrapolate onto RS; at β = 3 the dynamics fall out of equilibrium as N grows. "
                 "(b) Microcanonical entropy s(ε) of configurations with training error ε (RS by Legendre transform, "
-                "solid; annealed ln2 + α[H₂(ε) − ln2], dashed) at α = ½ and 0.8.")
+                "solid; annealed ln2 + α[H₂(ε) − ln2], dashed) at α = ½ and 0.8.", panels=(1, 2), aspect=1.5)
 def fig_dynamics(verdicts):
     import matplotlib.pyplot as plt
     import sympy
@@ -182,25 +199,26 @@ def fig_dynamics(verdicts):
         run = info[key]
         simulation_errorbar(axes[0], 1 / sizes, run["means"], run["ses"],
                             verdicts["perceptron.metropolis_equilibrium"].z_star, fmt="o-", ms=2, lw=0.6,
-                            color=color, label=key)
+                            color=color, label=f"Metropolis, β = {key.split('=')[1]}")
         axes[0].plot([0], [run["rs"]], "D", mfc="none", ms=4, color=color)
         rows += [{"panel": "a", "beta": key, "N": int(n), "mean": m, "se": s, "rs": run["rs"]}
                  for n, m, s in zip(sizes, run["means"], run["ses"])]
+    axes[0].plot([], [], "D", mfc="none", ms=4, color="0.3", label=r"RS Gibbs value, N = $\infty$")
     axes[0].set_xlabel("1/N")
     axes[0].set_ylabel("training error")
-    axes[0].legend(fontsize=5)
     for a, color in ((0.5, "C0"), (0.8, "C3")):
         eps = np.linspace(0.004, 0.3, 25)
         s_rs = [sp_.microcanonical_storage(a, float(e)).entropy for e in eps]
         e_sym = sympy.Symbol("epsilon", positive=True)
         s_ann = sympy.lambdify(e_sym, tp.annealed_microcanonical_entropy(a, e_sym), "numpy")(eps)
-        axes[1].plot(eps, s_rs, "-", lw=0.8, color=color, label=f"α = {a}")
-        axes[1].plot(eps, s_ann, "--", lw=0.6, color=color)
+        axes[1].plot(eps, s_rs, "-", lw=0.8, color=color, label=f"RS, α = {a}")
+        axes[1].plot(eps, s_ann, "--", lw=0.6, color=color, label=f"annealed, α = {a}")
         rows += [{"panel": "b", "alpha": a, "eps": float(e), "s_rs": float(s), "s_annealed": float(t)}
                  for e, s, t in zip(eps, s_rs, s_ann)]
     axes[1].set_xlabel("training error ε")
     axes[1].set_ylabel("s(ε)")
-    axes[1].legend(fontsize=5)
+    figure_legend(fig, axes, ncols=4)
+    label_panels(axes)
     return fig, rows
 
 
@@ -208,7 +226,7 @@ def fig_dynamics(verdicts):
         caption="(a) SAT probability of enumerated storage instances against α = M/N for N = 8…20 (every other size), "
                 "with α_KM (solid) and the annealed capacity 1 (dashed): the transition sharpens and drifts down slowly. "
                 "(b) The 50 % point α₅₀(N) (±z*·se, delta method) against 1/N with its linear fit (reported, not "
-                "asserted) and α_KM at 1/N = 0.")
+                "asserted) and α_KM at 1/N = 0 (diamond).", panels=(1, 2), aspect=1.5)
 def fig_sat(verdicts):
     import matplotlib.pyplot as plt
 
@@ -221,20 +239,22 @@ def fig_sat(verdicts):
         alphas, p_sat = info["p_sat"][str(n)]
         axes[0].plot(alphas, p_sat, "-", lw=0.7, color=plt.cm.viridis(k / max(len(sizes[::2]) - 1, 1)), label=f"N = {n}")
         rows += [{"panel": "a", "N": n, "alpha": a, "p_sat": p} for a, p in zip(alphas, p_sat)]
-    axes[0].axvline(cap, color="C3", lw=0.6)
-    axes[0].axvline(1.0, color="0.5", ls="--", lw=0.6)
+    axes[0].axvline(cap, color="C3", lw=0.6, label=r"$\alpha_\mathrm{KM}$")
+    axes[0].axvline(1.0, color="0.5", ls="--", lw=0.6, label="annealed capacity 1")
     axes[0].set_xlim(0.4, 1.6)
     axes[0].set_xlabel("α = M/N")
-    axes[0].set_ylabel("P_SAT")
-    axes[0].legend(fontsize=5)
+    axes[0].set_ylabel(r"$P_\mathrm{SAT}$")
     inv = 1 / np.array(sizes, float)
     a50, a50_se = np.array(info["alpha_50"]), np.array(info["alpha_50_se"])
-    simulation_errorbar(axes[1], inv, a50, a50_se, verdicts["perceptron.capacity_fss"].z_star, ms=2)
+    simulation_errorbar(axes[1], inv, a50, a50_se, verdicts["perceptron.capacity_fss"].z_star, ms=2, color="C0",
+                        label=r"$\alpha_{50}(N)$ (±z*·se)")
     intercept, _, _, slope = info["alpha_50_linear_fit"]
     grid = np.linspace(0, inv.max(), 20)
-    axes[1].plot(grid, intercept + slope * grid, "-", lw=0.6)
+    axes[1].plot(grid, intercept + slope * grid, "-", lw=0.6, color="C0", label="linear fit in 1/N")
     axes[1].plot([0], [cap], "D", mfc="none", ms=4, color="C3")
     axes[1].set_xlabel("1/N")
-    axes[1].set_ylabel("α₅₀")
+    axes[1].set_ylabel(r"$\alpha_{50}$")
+    figure_legend(fig, axes, ncols=5)
+    label_panels(axes)
     rows += [{"panel": "b", "N": n, "alpha_50": a, "se": s} for n, a, s in zip(sizes, a50, a50_se)]
     return fig, rows
