@@ -194,17 +194,21 @@ def simulation_errorbar(ax: Any, x: ArrayLike, y: ArrayLike, stderr: ArrayLike, 
     return container
 
 
-def simulation_interval(ax: Any, x: float, y: float, lower: float, upper: float, **kw: Any) -> Any:
+def simulation_interval(ax: Any, x: float, y: float, lower: float, upper: float, *, horizontal: bool = False,
+                        **kw: Any) -> Any:
     """One simulated fraction at ``(x, y)`` with its stored confidence interval ``[lower, upper]``
-    (:data:`ERRORBAR_CONVENTION`); tagged like :func:`simulation_errorbar`."""
-    if not lower <= y <= upper:
-        raise ValueError(f"y = {y!r} is outside its interval [{lower!r}, {upper!r}]")
+    (:data:`ERRORBAR_CONVENTION`), on ``y``, or with ``horizontal`` on ``x`` (the fraction is then ``x``); tagged
+    like :func:`simulation_errorbar`."""
+    value = x if horizontal else y
+    if not lower <= value <= upper:
+        raise ValueError(f"the fraction {value!r} is outside its interval [{lower!r}, {upper!r}]")
     kw.setdefault("fmt", "o")
     kw.setdefault("ms", 3)
-    container = ax.errorbar([x], [y], yerr=[[y - lower], [upper - y]], **kw)
+    bar = [[value - lower], [upper - value]]
+    container = ax.errorbar([x], [y], **({"xerr": bar} if horizontal else {"yerr": bar}), **kw)
     for artist in container.get_children():
         artist.set_gid(SIMULATION_GID)
-    container.gentheory_halfwidth = np.array([max(y - lower, upper - y)])
+    container.gentheory_halfwidth = np.array([max(value - lower, upper - value)])
     return container
 
 

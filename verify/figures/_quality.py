@@ -76,14 +76,15 @@ def _labelled_ticks(axis: Any, limits: tuple[float, float]) -> int:
 
 
 def _undrawn_tick_labels(fig: Any) -> set[int]:
-    """ids of the tick labels matplotlib keeps for ticks outside the view interval (they are not drawn)."""
+    """ids of the tick labels matplotlib does not draw: those of ticks outside the view interval, and all of an
+    axes switched off (``ax.axis("off")``)."""
     hidden: set[int] = set()
     for ax in fig.axes:
         for axis in (ax.xaxis, ax.yaxis):
             low, high = sorted(axis.get_view_interval())
             span = (high - low) * 1e-9
             for tick in axis.get_major_ticks() + axis.get_minor_ticks():
-                if not low - span <= tick.get_loc() <= high + span:
+                if not ax.axison or not low - span <= tick.get_loc() <= high + span:
                     hidden.update({id(tick.label1), id(tick.label2)})
     return hidden
 

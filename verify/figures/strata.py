@@ -3,64 +3,83 @@ from __future__ import annotations
 
 import numpy as np
 from gentheory.theory import strata as ts
-from gentheory.verify.figures._base import figure, simulation_errorbar, simulation_interval
+from gentheory.verify.figures._base import (figure, figure_legend, label_panels, simulation_errorbar,
+                                            simulation_interval, tidy_log_axis)
+
+
+def _proxy(**kw):
+    """A legend entry for a mark drawn in several colours (style only)."""
+    from matplotlib.lines import Line2D
+
+    return Line2D([], [], **kw)
 
 
 @figure("strata_family", claims=("strata.family_table",),
         caption="(a) Strata of Hom(Z2, U(2)): the points I and −I and the sphere CP¹, edges labelled by the gap "
                 "2(d − r_max). (b) |π0 Hom(Z_m, U(d))| = C(d+m−1, m−1). (c) Trained Model-L module pairs in different "
-                "strata (fraction, 95 % Clopper–Pearson) per task; filled = plateau predicted by the family criterion.")
+                "strata (fraction, 95 % Clopper–Pearson) per task and target width d; filled: a plateau predicted by the "
+                "family criterion, open: none predicted.", panels=(1, 3), aspect=1.6)
 def fig_family(verdicts):
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, 3, gridspec_kw={"width_ratios": [1, 1, 1.6]})
+    fig, axes = plt.subplots(1, 3, gridspec_kw={"width_ratios": [0.8, 1, 1.5]})
     ax = axes[0]
-    pos = {(2, 0): (0, 0), (1, 1): (1, 0.6), (0, 2): (2, 0)}
+    pos = {(2, 0): (0, 0), (1, 1): (1, 1.0), (0, 2): (2, 0)}
     names = {(2, 0): "I", (1, 1): "CP¹", (0, 2): "−I"}
     for a in pos:
         for b in pos:
             if a < b:
                 (x0, y0), (x1, y1) = pos[a], pos[b]
                 ax.plot([x0, x1], [y0, y1], "k-", lw=0.6)
-                ax.text((x0 + x1) / 2, (y0 + y1) / 2 + 0.05, str(ts.gap(a, b)), fontsize=6, ha="center")
+                ax.text((x0 + x1) / 2 + (0.12 if x0 + x1 != 2 else 0) * (x1 - x0 > 0),
+                        (y0 + y1) / 2 + 0.06, str(ts.gap(a, b)), ha="center", va="bottom")
     for n, (x, y) in pos.items():
         ax.plot(x, y, "o", ms=12 if n == (1, 1) else 5, color="C0" if n != (0, 2) else "C3")
-        ax.text(x, y - 0.25, f"{names[n]}\nm={n[1]}", ha="center", va="top", fontsize=6)
-    ax.set_xlim(-0.5, 2.5)
-    ax.set_ylim(-0.8, 1.0)
+        above = n == (1, 1)
+        ax.text(x, y + (0.25 if above else -0.25), f"{names[n]}, m = {n[1]}" if above else f"{names[n]}\nm = {n[1]}",
+                ha="center", va="bottom" if above else "top")
+    ax.set_xlim(-0.6, 2.6)
+    ax.set_ylim(-1.1, 1.7)
     ax.axis("off")
-    ax.set_title("(a)", fontsize=7)
     rows = [{"series": "gap_Z2_d2", "a": str(a), "b": str(b), "gap": ts.gap(a, b)} for a in pos for b in pos if a < b]
     ax = axes[1]
     ds = np.arange(1, 7)
     for m in (2, 3, 4):
         counts = [len(ts.cyclic_strata(m, int(d))) for d in ds]
-        ax.plot(ds, counts, "o-", ms=3, label=f"C = Z{m}")
+        ax.plot(ds, counts, "o-", ms=3, label=f"$C = Z_{m}$")
         rows += [{"series": f"pi0_Z{m}", "d": int(d), "components": c} for d, c in zip(ds, counts)]
     ax.set_xlabel("d")
-    ax.set_ylabel("strata")
-    ax.legend(fontsize=5)
-    ax.set_title("(b)", fontsize=7)
+    ax.set_ylabel(r"$|\pi_0\,\mathrm{Hom}(C, U(d))|$")
+    ax.set_yscale("log")
+    tidy_log_axis(ax, "y")
     ax = axes[2]
     v = verdicts["strata.family_table"]
     for k, pt in enumerate(v.points):
         f = pt.info["wrong_stratum_fraction"]
         lo, hi = pt.info["wrong_stratum_ci95"]
         pred = pt.info["plateau_predicted"]
-        simulation_interval(ax, k, f, lo, hi, color="C3" if pred else "C0", mfc="C3" if pred else "none")
+        simulation_interval(ax, f, -k, lo, hi, horizontal=True, color="C3" if pred else "C0",
+                            mfc="C3" if pred else "white")
         rows.append({"series": "wrong_stratum_fraction", "task": pt.params["task"], "fraction": f, "lo": lo, "hi": hi,
                      "plateau_predicted": pred, "d": pt.info["d"]})
-    ax.set_xticks(range(len(v.points)))
-    ax.set_xticklabels([pt.params["task"].split(" (")[0] + f"\nd={pt.info['d']}" for pt in v.points], fontsize=5)
-    ax.set_ylabel("pairs in different strata")
-    ax.set_title("(c)", fontsize=7)
+    ax.set_yticks([-k for k in range(len(v.points))])
+    ax.set_yticklabels([pt.params["task"].split(" (")[0] + f", d = {pt.info['d']}" for pt in v.points])
+    ax.set_xlim(-0.05, 1.05)
+    ax.set_xlabel("pairs in different strata")
+    ax.set_ylabel("task, width d")
+    handles = axes[1].get_legend_handles_labels()[0] + [
+        _proxy(color="C3", marker="o", ls="", ms=3, label="(c): plateau predicted"),
+        _proxy(color="C0", marker="o", mfc="white", ls="", ms=3, label="(c): none predicted")]
+    fig.legend(handles=handles, loc="outside lower center", ncols=5)
+    label_panels(axes)
     return fig, rows
 
 
 @figure("strata_plateau_heights", claims=("strata.plateau_heights", "strata.basin_frequencies"),
         caption="Model T trained on within-region products: (a) L_× against step for 64 runs coloured by the final "
                 "strata (m_A, m_B), dashed at {0, 2, 4}; (b) plateau heights at d = 2, 3 (support {0, …, 2d}); "
-                "(c) P(h) at d = 2 against the independence × sign-symmetry prediction (bars).")
+                "(c) P(h) at d = 2, trained (dots, ±z*·se) against the independence × sign-symmetry prediction "
+                "2s_A s_B (bars).", panels=(1, 3), aspect=1.7)
 def fig_heights(verdicts):
     import matplotlib.pyplot as plt
 
@@ -73,13 +92,16 @@ def fig_heights(verdicts):
     colours = {}
     for r in range(lx.shape[1]):
         key = (int(ma[r]), int(mb[r]))
+        new = key not in colours
         colours.setdefault(key, f"C{len(colours)}")
-        axes[0].plot(np.maximum(steps, 1), lx[:, r], color=colours[key], lw=0.4, alpha=0.7)
+        axes[0].plot(np.maximum(steps, 1), lx[:, r], color=colours[key], lw=0.4, alpha=0.7,
+                     label=f"$(m_A, m_B) = ({key[0]}, {key[1]})$" if new else None)
         rows += [{"series": f"run{r}", "m_A": key[0], "m_B": key[1], "step": int(s), "L_cross": float(x)}
                  for s, x in zip(steps[::5], lx[::5, r])]
     for h in (0, 2, 4):
         axes[0].axhline(h, color="k", ls="--", lw=0.5)
     axes[0].set_xscale("log")
+    tidy_log_axis(axes[0])
     axes[0].set_xlabel("step")
     axes[0].set_ylabel(r"$L_\times$")
     for p in v.points:
@@ -90,15 +112,16 @@ def fig_heights(verdicts):
         rows += [{"series": f"heights_d{p.params['d']}", "height": float(a), "fraction": float(c / counts.sum())}
                  for a, c in zip(vals, counts)]
     axes[1].set_xlabel("plateau height h")
-    axes[1].legend(fontsize=5)
+    axes[1].set_ylabel("fraction")
     b = verdicts["strata.basin_frequencies"].points[0]
     x = np.array([0, 2, 4])
-    axes[2].bar(x, b.theory.value, width=1.2, color="0.8", label="2 s_A s_B prediction")
+    axes[2].bar(x, b.theory.value, width=1.2, color="0.8", label=r"prediction $2s_As_B$, d = 2")
     simulation_errorbar(axes[2], x, b.measured.value, b.measured.stderr, verdicts["strata.basin_frequencies"].z_star,
-                        color="C3", label="trained")
-    axes[2].set_xlabel("h")
+                        color="C3", label="trained, d = 2 (±z*·se)")
+    axes[2].set_xlabel("plateau height h")
     axes[2].set_ylabel("P(h)")
-    axes[2].legend(fontsize=5)
+    figure_legend(fig, axes, ncols=3)
+    label_panels(axes)
     rows += [{"series": "basin", "h": int(h), "theory": float(t), "measured": float(m), "se": float(s)}
              for h, t, m, s in zip(x, b.theory.value, b.measured.value, b.measured.stderr)]
     return fig, rows
@@ -106,7 +129,8 @@ def fig_heights(verdicts):
 
 @figure("strata_identity_bound", claims=("strata.overlap_identity",),
         caption="L_× against ½‖ρ_A(c) − ρ_B(c)‖²_F (on the diagonal: the identity) and against the stratum gap "
-                "2(d − r_max) (on or above it: the bound; above it for non-aligned pairs), d = 2 and 3.")
+                "2(d − r_max) (on or above it: the bound; above it for non-aligned pairs), d = 2 and 3 (points offset "
+                "horizontally by d for legibility).", panels=(1, 2), aspect=1.3)
 def fig_identity(verdicts):
     import matplotlib.pyplot as plt
 
@@ -121,48 +145,54 @@ def fig_identity(verdicts):
         rows += [{"series": f"d{d}", "overlap": float(a), "gap": float(g), "L_cross": float(x)}
                  for a, g, x in zip(ov, gp, lx)]
     for ax, lab in zip(axes, (r"$\frac{1}{2}\|\rho_A(c)-\rho_B(c)\|_F^2$", r"$2(d-r_\max)$")):
-        ax.plot([0, 6], [0, 6], "k-", lw=0.6)
+        ax.plot([0, 6], [0, 6], "k-", lw=0.6, label=r"$L_\times$ = abscissa")
         ax.set_xlabel(lab)
         ax.set_ylabel(r"$L_\times$")
-        ax.legend(fontsize=5)
+    figure_legend(fig, axes, ncols=3)
+    label_panels(axes)
     return fig, rows
 
 
 @figure("strata_transition", claims=("strata.escape", "strata.sign_flip_stability"),
         caption="Switching on cross data at the sign-flip plateau: (a) free parameters, median L_× against step per "
                 "w_× (a discrete jump to L_× = 0 for w_× ≥ 1); (b) unitary parameters, the plateau holds for "
-                "w_× < 1/4 = where λ_min of the Riemannian Hessian changes sign (inset).")
+                "w_× < 1/4, where (c) the smallest eigenvalue λ_min of the Riemannian Hessian at the plateau (dots) "
+                "changes sign, on the line 1/4 − w_×.", panels=(1, 3), aspect=1.5)
 def fig_transition(verdicts):
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, 2)
+    fig, axes = plt.subplots(1, 3)
     rows = []
     for ax, cid in zip(axes, ("strata.escape", "strata.sign_flip_stability")):
-        for p in verdicts[cid].points:
+        for k, p in enumerate(verdicts[cid].points):
             steps, lx = p.aux["step"], p.aux["L_cross"]
             med = np.median(lx, axis=1)
-            ax.plot(np.maximum(steps, 1), med, label=f"w = {p.params['w_cross']}")
+            ax.plot(np.maximum(steps, 1), med, color=f"C{k}", ls="-" if cid == "strata.escape" else "--",
+                    label=f"{'free' if cid == 'strata.escape' else 'unitary'}, $w_\\times$ = {p.params['w_cross']:g}")
             rows += [{"series": f"{cid}:w={p.params['w_cross']}", "step": int(s), "L_cross_median": float(m)}
                      for s, m in zip(steps, med)]
         ax.set_xscale("log")
+        tidy_log_axis(ax)
         ax.set_xlabel("step")
         ax.set_ylabel(r"median $L_\times$")
-        ax.legend(fontsize=5)
-    ins = axes[1].inset_axes([0.15, 0.15, 0.35, 0.3])
     pts = verdicts["strata.sign_flip_stability"].points
     ws = [p.params["w_cross"] for p in pts]
     lam = [p.info["lambda_min"] for p in pts]
-    ins.plot(ws, lam, "o", ms=2)
-    ins.plot([0, max(ws)], [0.25, 0.25 - max(ws)], "k-", lw=0.5)
-    ins.axhline(0, color="0.5", lw=0.4)
-    ins.tick_params(labelsize=4)
+    axes[2].plot(ws, lam, "o", ms=3, color="k", label=r"$\lambda_\mathrm{min}$, unitary")
+    axes[2].plot([0, max(ws)], [0.25, 0.25 - max(ws)], "k-", lw=0.5, label=r"$1/4 - w_\times$")
+    axes[2].axhline(0, color="0.5", lw=0.4)
+    axes[2].set_xlabel(r"$w_\times$")
+    axes[2].set_ylabel(r"$\lambda_\mathrm{min}$")
+    figure_legend(fig, axes, ncols=4)
+    label_panels(axes)
     rows += [{"series": "lambda_min", "w": w, "lambda_min": x} for w, x in zip(ws, lam)]
     return fig, rows
 
 
 @figure("strata_gluing", claims=("strata.gluing_by_pair_type",),
         caption="Model L: min over U(2) of the gluing objective J for module pairs by type (trained pairs; the "
-                "value is a class function), and the cross accuracy at the optimum.")
+                "value is a class function) in (a), and the cross accuracy at the optimum in (b); blank: a pair type no "
+                "trained run produced.", panels=(1, 2), aspect=1.2)
 def fig_gluing(verdicts):
     import matplotlib.pyplot as plt
 
@@ -183,21 +213,25 @@ def fig_gluing(verdicts):
         for i in range(3):
             for j in range(3):
                 if np.isfinite(M[i, j]):
-                    ax.text(j, i, f"{M[i, j]:.2f}", ha="center", va="center", fontsize=6, color="w")
+                    ax.text(j, i, f"{M[i, j]:.2f}", ha="center", va="center", color="w",
+                            fontsize=plt.rcParams["xtick.labelsize"])
         ax.set_xticks(range(3))
-        ax.set_xticklabels(kinds, fontsize=6)
+        shown = [{"m1": "m = 1"}.get(k, k) for k in kinds]
+        ax.set_xticklabels(shown)
         ax.set_yticks(range(3))
-        ax.set_yticklabels(kinds, fontsize=6)
+        ax.set_yticklabels(shown)
         ax.set_xlabel("module on ⟨j⟩")
         ax.set_ylabel("module on ⟨i⟩")
-        ax.set_title(title, fontsize=7)
-        fig.colorbar(im, ax=ax, shrink=0.6)
+        ax.set_title(title)
+        fig.colorbar(im, ax=ax, shrink=0.8, label=title)
+    label_panels(axes)
     return fig, rows
 
 
 @figure("strata_certificate", claims=("strata.certificate",),
         caption="Worst cross error (operator norm) against √L_loc for modules ε-perturbed from exact twists: slope 1 "
-                "in the right stratum (the O(ε) certificate), flat at 2 in the wrong one.")
+                "in the right stratum (the O(ε) certificate), flat at 2 in the wrong one; one line per run (32 shown).",
+        width="half", aspect=1.4)
 def fig_certificate(verdicts):
     import matplotlib.pyplot as plt
 
@@ -211,4 +245,8 @@ def fig_certificate(verdicts):
                  for r in range(e.shape[1]) for k in range(e.shape[0])]
     ax.set_xlabel(r"$\sqrt{L_\mathrm{loc}}$")
     ax.set_ylabel("worst cross error")
+    tidy_log_axis(ax, "x")
+    tidy_log_axis(ax, "y")
+    fig.legend(handles=[_proxy(color="C0", lw=0.8, label="right stratum"),
+                        _proxy(color="C3", lw=0.8, label="wrong stratum")], loc="outside lower center", ncols=2)
     return fig, rows
