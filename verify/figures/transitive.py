@@ -3,18 +3,21 @@ from __future__ import annotations
 
 import numpy as np
 from gentheory.solvers import transitive as st
-from gentheory.verify.figures._base import figure, simulation_errorbar
+from gentheory.verify.figures._base import figure, figure_legend, simulation_errorbar, tidy_log_axis
 
 
 @figure("transitive_margin_matrices", claims=("transitive.network_margins",),
-        caption="Margin matrices f(I_i, I_j), i < j: NTK-KRR (upper triangle) and width-extrapolated trained "
-                "networks (lower triangle, transposed) for each geometry; red = wrong.")
+        caption="Margin matrices f(I_i, I_j) of every ordered pair i < j: NTK-KRR theory in the upper triangle, "
+                "width-extrapolated trained networks in the lower triangle (transposed, so mirror entries compare the "
+                "same pair); blue: the right order, red: a mistake. One panel per geometry: length n, exception pair, "
+                "slope s and correlation ρ.", panels=(1, 4), aspect=1.9)
 def fig_margin_matrices(verdicts):
     import matplotlib.pyplot as plt
 
     v = verdicts["transitive.network_margins"]
     fig, axes = plt.subplots(1, len(v.points), squeeze=False)
     rows = []
+    image = None
     for ax, pt in zip(axes[0], v.points):
         krr, net = pt.aux["krr"], pt.aux["margins_extrapolated"]
         n = krr.shape[0]
@@ -22,19 +25,26 @@ def fig_margin_matrices(verdicts):
         show = np.full((n, n), np.nan)
         show[iu] = krr[iu]
         show[(iu[1], iu[0])] = net[iu]
-        ax.imshow(show, cmap="RdBu", vmin=-1, vmax=1)
+        image = ax.imshow(show, cmap="RdBu", vmin=-1, vmax=1, extent=(0.5, n + 0.5, n + 0.5, 0.5))
         pr = pt.params
-        ax.set_title(f"n={pr['n']} I{pr['exception'][0]}↔I{pr['exception'][1]}\ns={pr['slope']} ρ={pr['rho']}", fontsize=6)
-        ax.set_xticks([])
-        ax.set_yticks([])
+        ax.set_title(f"n = {pr['n']}, I{pr['exception'][0]}↔I{pr['exception'][1]}\ns = {pr['slope']:g}, "
+                     f"ρ = {pr['rho']:g}")
+        ax.text(n + 0.3, 0.7, "KRR", ha="right", va="top", fontsize=plt.rcParams["xtick.labelsize"])
+        ax.text(0.7, n + 0.3, "network", ha="left", va="bottom", fontsize=plt.rcParams["xtick.labelsize"])
+        ax.set_xticks([1, n])
+        ax.set_yticks([1, n])
+        ax.set_xlabel("item j")
+        ax.set_ylabel("item i")
         rows += [{"series": f"n={pr['n']} exc={pr['exception']} s={pr['slope']} rho={pr['rho']}", "i": int(i + 1),
                   "j": int(j + 1), "krr": krr[i, j], "network_extrapolated": net[i, j]} for i, j in zip(*iu)]
+    fig.colorbar(image, ax=list(axes[0]), shrink=0.8, label="margin")
     return fig, rows
 
 
 @figure("transitive_phase_diagram", claims=("transitive.cross_section_flip",),
         caption="μ*_cross against tail length for a centred exception (d = 2, 4; exact roots), with the networks "
-                "of the flip claim at n = 9 (filled: margin of (I3, I7) positive, open: negative).")
+                "of the flip claim at n = 9, t = 3 (squares; filled: margin of (I3, I7) positive, open: negative) and the "
+                "(2/t)² scaling.", width="half", aspect=1.5)
 def fig_phase_diagram(verdicts):
     import matplotlib.pyplot as plt
 
@@ -48,16 +58,21 @@ def fig_phase_diagram(verdicts):
     ax.loglog(np.arange(3, 16), (2 / np.arange(3, 16)) ** 2, "k:", lw=0.8, label="(2/t)²")
     for pt in verdicts["transitive.cross_section_flip"].points:
         val = float(pt.measured.value)
-        ax.plot([3], [pt.info["mu"]], "s", ms=4, color="C3", mfc="C3" if val > 0 else "none")
+        ax.plot([3], [pt.info["mu"]], "s", ms=4, color="C3", mfc="C3" if val > 0 else "white")
         rows.append({"series": "network", "t": 3, "mu": pt.info["mu"], "margin_I3_I7": val})
     ax.set_xlabel("tail length t")
     ax.set_ylabel(r"$\mu^*_\mathrm{cross}$")
-    ax.legend()
+    tidy_log_axis(ax, "x")
+    tidy_log_axis(ax, "y")
+    ax.plot([], [], "s", ms=4, color="C3", label="networks, margin > 0")
+    ax.plot([], [], "s", ms=4, color="C3", mfc="white", label="networks, margin < 0")
+    figure_legend(fig, [ax], ncols=2)
     return fig, rows
 
 
 @figure("transitive_width_convergence", claims=("transitive.width_scaling",),
-        caption="Mean ln RMS(f_net − f_KRR) against width (±z*·se), the fitted β ln m + γ/m law and the pure m^(−1/2) law.")
+        caption="exp E ln RMS(f_net − f_KRR) of trained networks against width m (dots, ±z*·se by the delta method), "
+                "the fitted β ln m + γ/m law (line) and the pure m^(−1/2) law (dashed).", width="half", aspect=1.4)
 def fig_width(verdicts):
     import matplotlib.pyplot as plt
 
@@ -68,14 +83,15 @@ def fig_width(verdicts):
     fig, ax = plt.subplots()
     # delta method: se of exp(mean log RMS) is exp(mean)·se(mean)
     simulation_errorbar(ax, widths, np.exp(means), np.exp(means) * ses, verdicts["transitive.width_scaling"].z_star,
-                        label="networks")
+                        color="C0", label="networks (±z*·se)")
     grid = np.geomspace(widths[0], widths[-1], 100)
     ax.loglog(grid, np.exp(coef[0] + coef[1] * np.log(grid) + coef[2] / grid), "C1-", lw=0.8,
               label=rf"$\beta = {coef[1]:.3f}$, $\gamma/m$ fitted")
     ax.loglog(grid, np.exp(means[-1]) * np.sqrt(widths[-1] / grid), "k--", lw=0.8, label=r"$\propto m^{-1/2}$")
-    ax.xaxis.set_minor_formatter(plt.NullFormatter())  # minor labels collide on a log axis this short
+    tidy_log_axis(ax, "x")
+    tidy_log_axis(ax, "y")
     ax.set_xlabel("width $m$")
-    ax.set_ylabel(r"$\exp\,\mathrm{E}\ln\mathrm{RMS}(f_\mathrm{net} - f_\mathrm{KRR})$")
-    ax.legend()
+    ax.set_ylabel(r"RMS$(f_\mathrm{net} - f_\mathrm{KRR})$")
+    figure_legend(fig, [ax], ncols=2)
     rows = [{"width": int(w), "mean_log_rms": float(mu), "se": float(se)} for w, mu, se in zip(widths, means, ses)]
     return fig, rows
