@@ -10,7 +10,10 @@ seeds, git commit, versions, the error-bar convention).
 Modules
 -------
 _base
-    The registry (:func:`figure`, :data:`FIGURES`), venue styles and the simulation error-bar helper.
+    The registry (:func:`figure`, :data:`FIGURES`), the house style (venue sizes, panel labels, legends, log ticks)
+    and the simulation error-bar helpers.
+_quality
+    :func:`~gentheory.verify.figures._quality.figure_defects`: what a machine can check of a rendered figure.
 _export
     :func:`export_figures`: render figures from stored verdicts with their CSV and provenance.
 augmentation, double_descent, grokking, perceptron, strata, transitive
@@ -18,12 +21,14 @@ augmentation, double_descent, grokking, perceptron, strata, transitive
 """
 from typing import Any
 
-from gentheory.verify.figures._base import (ERRORBAR_CONVENTION, STYLES, THEORY_ONLY_CONVENTION, FigureSpec, MissingResultsError,
-                                  figure, simulation_errorbar, simulation_interval, venue_style)
+from gentheory.verify.figures._base import (ERRORBAR_CONVENTION, STYLES, THEORY_ONLY_CONVENTION, FigureSpec,
+                                            MissingResultsError, figure, figure_legend, label_panels, param_text,
+                                            simulation_errorbar, simulation_interval, tidy_log_axis, venue_style)
 from gentheory.verify.figures._export import export_figures, load_figures
 
 __all__ = ["figure", "FIGURES", "FigureSpec", "venue_style", "export_figures", "STYLES", "MissingResultsError",
-           "ERRORBAR_CONVENTION", "THEORY_ONLY_CONVENTION", "simulation_errorbar", "simulation_interval", "load_figures"]
+           "ERRORBAR_CONVENTION", "THEORY_ONLY_CONVENTION", "simulation_errorbar", "simulation_interval", "load_figures",
+           "figure_legend", "label_panels", "param_text", "tidy_log_axis"]
 
 
 def __getattr__(name: str) -> Any:

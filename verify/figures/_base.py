@@ -80,7 +80,8 @@ def figure(name: str, *, claims: Sequence[str], caption: str, theory_only: bool 
         raise ValueError(f"figure {name}: panels = {panels!r} is not (rows, columns) of positive integers")
 
     def deco(fn: Callable) -> Callable:
-        FIGURES[name] = FigureSpec(name, tuple(claims), fn, caption, theory_only, width, tuple(panels), float(aspect))
+        FIGURES[name] = FigureSpec(name, tuple(claims), fn, caption, theory_only, width, (int(panels[0]), int(panels[1])),
+                                   float(aspect))
         return fn
 
     return deco
