@@ -158,7 +158,7 @@ def tidy_log_axis(ax: Any, which: str = "x") -> None:
 
 
 def param_text(value: Any) -> str:
-    """A parameter value for a label: ±∞ for infinite floats (as math), integers without a decimal point, other
+    r"""A parameter value for a label: ±∞ for infinite floats (as math), integers without a decimal point, other
     floats to 4 significant digits.
 
     >>> param_text(float("inf")), param_text(2.0), param_text(0.0001), param_text(16)
