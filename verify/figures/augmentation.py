@@ -242,9 +242,9 @@ def fig_heatmap(verdicts):
         ax.set_title(f"p/n = {r:g}")
         ax.set_xlabel(r"$\log_{10}\lambda$")
         ax.set_ylabel(r"$\log_{10}s^2$")
-        bar = fig.colorbar(cs, ax=ax, label="test MSE", format="%.2f")
-        bar.locator = MaxNLocator(5)
-        bar.update_ticks()
+        ticks = MaxNLocator(5).tick_values(levels[0], levels[-1])
+        fig.colorbar(cs, ax=ax, label="test MSE", format="%.2f",
+                     ticks=ticks[(ticks >= levels[0]) & (ticks <= levels[-1])])
         rows += [{"p_over_n": r, "lam": float(lam), "s2": float(s), "theory": float(grid[j, i])}
                  for j, s in enumerate(s2s) for i, lam in enumerate(lams)]
     label_panels(axes)
