@@ -39,6 +39,13 @@ def test_run_json_reports_verdicts_and_exit_code(tmp_path):
     assert (tmp_path / "report.md").exists() and (tmp_path / "report.json").exists()
     rep = run_cli("report", "--results", str(tmp_path))
     assert rep.returncode == 0 and "grokking.slow_rate" in rep.stdout and "PASS" in rep.stdout
+    # the HTML report of the same store: a page with both claims (no figure draws only these two claims)
+    page_dir = tmp_path / "html"
+    assert main(["report", "--results", str(tmp_path), "--html", str(page_dir)]) == 0
+    page = (page_dir / "index.html").read_text(encoding="utf-8")
+    assert all(f'<section id="{cid}">' in page for cid in CHEAP) and "<img" not in page
+    (tmp_path / "a_file").write_text("")
+    assert main(["report", "--results", str(tmp_path), "--html", str(tmp_path / "a_file")]) == 2
 
 
 def test_deliberately_wrong_theory_makes_run_exit_nonzero(tmp_path, monkeypatch):

@@ -43,7 +43,11 @@ def _page(quick_results, tmp_path: Path, tamper: bool = False) -> tuple[Path, li
     store, verdicts = quick_results
     chosen = [v for cid, v in sorted(verdicts.items()) if cid.split(".")[0] in STUDIES]
     if tamper:
+        # a hostile statement, and one verdict turned into a refuted finding (its first rival the paper's statement)
         chosen[0] = dataclasses.replace(chosen[0], statement="<script>alert(1)</script> & <b>bold</b>")
+        first = chosen[1]
+        chosen[1] = dataclasses.replace(first, status="REFUTED", rivals=[
+            dataclasses.replace(first.rivals[0], paper=True, statement="The paper's <i>claim</i>.")] + first.rivals[1:])
     return write_html_report(chosen, store, tmp_path / "html"), chosen
 
 
@@ -55,6 +59,9 @@ def test_html_report_structure(quick_results, tmp_path: Path) -> None:
     assert parsed.sections == [v.claim for v in chosen]
     assert parsed.tables == 1 + len(chosen)  # the verdict table and one table of compared numbers per claim
     assert parsed.scripts == 0 and "&lt;script&gt;alert(1)&lt;/script&gt; &amp; &lt;b&gt;bold&lt;/b&gt;" in text
+    refuted = text.split("<h2>Refuted findings</h2>", 1)[1].split("</ul>", 1)[0]
+    assert f'href="#{chosen[1].claim}"' in refuted and "The paper&#x27;s &lt;i&gt;claim&lt;/i&gt;." in refuted
+    assert "0 REFUTED" not in text and "1 REFUTED" in text
     expected = {name for name, spec in load_figures().items()
                 if spec.claims and {c.split(".")[0] for c in spec.claims} <= set(STUDIES)}
     shown = {Path(str(img["src"])).stem for img in parsed.images}
