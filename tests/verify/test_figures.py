@@ -81,7 +81,8 @@ def _checked(draw, style="neurips"):
 
 def test_the_figure_check_sees_each_defect():
     """Each check fails on a figure with that defect and passes on the same figure without it."""
-    def plain(tiny=False, legend_on_data=False, empty=False, unlabelled=False, one_log_tick=False, cut=False):
+    def plain(tiny=False, legend_on_data=False, empty=False, unlabelled=False, one_log_tick=False, cut=False,
+              crowded=False):
         fig, (ax, other) = plt.subplots(1, 2)
         x = np.linspace(0, 1, 50)
         ax.plot(x, x, "o-", label="data")
@@ -100,6 +101,9 @@ def test_the_figure_check_sees_each_defect():
             other.set_ylim(1.5, 2.5)
         if cut:
             fig.text(0.99, 0.5, "a long label that runs off the page")
+        if crowded:
+            ax.set_title("(a)", loc="left")
+            ax.set_title("a centred title long enough to reach the panel label")
         return fig
 
     assert _checked(plain) == []
@@ -109,3 +113,4 @@ def test_the_figure_check_sees_each_defect():
     assert any("no y label" in d for d in _checked(lambda: plain(unlabelled=True)))
     assert any("log y axis" in d for d in _checked(lambda: plain(one_log_tick=True)))
     assert any("cut by the figure's edge" in d for d in _checked(lambda: plain(cut=True)))
+    assert any("overlap" in d for d in _checked(lambda: plain(crowded=True)))

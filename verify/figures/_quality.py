@@ -1,9 +1,9 @@
 """What a machine can check of a rendered figure against the house style (:mod:`gentheory.verify.figures._base`).
 
 :func:`figure_defects` lists, in words, every text smaller than the venue's smallest font size, text cut by the
-figure's edge, a legend covering data or another panel, a panel with nothing drawn, an axis without a label, and a
-log axis with fewer than two labelled ticks. It does not judge whether a figure says the right thing: each figure
-is also looked at.
+figure's edge, two texts overlapping (crowded ticks, a title over a panel label), a legend covering data or another
+panel, a panel with nothing drawn, an axis without a label, and a log axis with fewer than two labelled ticks. It
+does not judge whether a figure says the right thing: each figure is also looked at.
 """
 from __future__ import annotations
 
@@ -99,15 +99,21 @@ def figure_defects(fig: Any, style: str) -> list[str]:
     defects: list[str] = []
     page = fig.bbox
     hidden = _undrawn_tick_labels(fig)
+    drawn: list[tuple[str, Any]] = []
     for text in fig.findobj(Text):
         if not text.get_visible() or not text.get_text().strip() or id(text) in hidden \
                 or text.axes is not None and not text.axes.get_visible():
             continue
+        drawn.append((text.get_text(), text.get_window_extent(renderer)))
         if text.get_fontsize() < smallest - 1e-9:
             defects.append(f"text {text.get_text()!r} at {text.get_fontsize():.3g} pt, below the venue's {smallest:g} pt")
         box = text.get_window_extent(renderer)
         if box.x0 < page.x0 - 1 or box.y0 < page.y0 - 1 or box.x1 > page.x1 + 1 or box.y1 > page.y1 + 1:
             defects.append(f"text {text.get_text()!r} is cut by the figure's edge")
+    for i, (first, a) in enumerate(drawn):
+        for second, b in drawn[i + 1:]:
+            if min(a.x1, b.x1) - max(a.x0, b.x0) > _EDGE_PX and min(a.y1, b.y1) - max(a.y0, b.y0) > _EDGE_PX:
+                defects.append(f"texts {first!r} and {second!r} overlap")
     panels = [ax for ax in fig.axes if ax.get_visible() and not _is_colorbar(ax)]
     legends = [(ax.get_legend(), ax) for ax in panels if ax.get_legend() is not None] + [(lg, None) for lg in fig.legends]
     for legend, owner in legends:
