@@ -24,7 +24,7 @@ import re
 
 from gentheory.verify.core import REGISTRY, Claim
 
-__all__ = ["STUDIES", "STUDY_GROUP", "FIGURE_GROUP", "PLUGINS_ENV", "PluginError", "plugin_modules", "import_plugins", "load_studies", "claim_ids",
+__all__ = ["STUDIES", "STUDY_GROUP", "FIGURE_GROUP", "PLUGINS_ENV", "PluginError", "MODULE_NAME", "plugin_modules", "import_plugins", "load_studies", "claim_ids",
            "get_claim", "all_claims"]
 
 STUDIES = ("augmentation", "double_descent", "grokking", "perceptron", "strata", "transitive")
@@ -39,7 +39,8 @@ class PluginError(ImportError):
     """A plugin named by an entry point or ``$GENTHEORY_PLUGINS`` is not a module name or cannot be imported."""
 
 
-_MODULE_NAME = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
+#: a dotted Python module name (plugins are named, imported, never evaluated)
+MODULE_NAME = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
 
 
 def plugin_modules(group: str = STUDY_GROUP) -> list[str]:
@@ -51,7 +52,7 @@ def plugin_modules(group: str = STUDY_GROUP) -> list[str]:
     """
     found: list[str] = []
     for ep in importlib.metadata.entry_points(group=group):
-        if ep.attr or not _MODULE_NAME.fullmatch(ep.value):
+        if ep.attr or not MODULE_NAME.fullmatch(ep.value):
             dist = ep.dist.name if ep.dist is not None else "an installed distribution"
             raise PluginError(f"entry point {ep.name!r} of group {group!r} (from {dist}) is {ep.value!r}; it must name "
                              "a module, e.g. my_package.claims")
@@ -60,7 +61,7 @@ def plugin_modules(group: str = STUDY_GROUP) -> list[str]:
         name = name.strip()
         if not name:
             continue
-        if not _MODULE_NAME.fullmatch(name):
+        if not MODULE_NAME.fullmatch(name):
             raise PluginError(f"${PLUGINS_ENV} names {name!r}, which is not a module name (dotted Python identifiers, "
                              "comma-separated)")
         found.append(name)

@@ -429,9 +429,9 @@ def _cmd_compare(args: argparse.Namespace) -> int:
 
 def _module_name(text: str) -> str:
     """argparse type: a dotted module name (imported, never evaluated)."""
-    from gentheory.verify.claims import _MODULE_NAME
+    from gentheory.verify.claims import MODULE_NAME
 
-    if not _MODULE_NAME.fullmatch(text):
+    if not MODULE_NAME.fullmatch(text):
         raise argparse.ArgumentTypeError(f"--plugin {text!r} is not a module name (dotted Python identifiers)")
     return text
 

@@ -108,25 +108,19 @@ def verdict_table(verdicts: Sequence[Verdict]) -> str:
 
 
 def measured_numbers(verdicts: Sequence[Verdict]) -> str:
-    """Plain-text table of every measured component: label, simulation ± SE, theory, each rival, z — one block
-    per claim, with the claim's reported info keys listed after it."""
-    from gentheory.verify.claims import get_claim
-
+    """Plain-text table of every compared number (the rows of :func:`point_rows`): label, simulation, theory, each
+    rival, z — one block per claim, grouped by point, with the claim's reported info keys listed after it."""
     lines = []
     for v in verdicts:
-        labels = get_claim(v.claim).labels
         lines.append(f"{v.claim}: {v.status}")
-        for p in v.points:
-            params = ", ".join(f"{k}={val}" for k, val in p.params.items())
-            meas, se = np.atleast_1d(p.measured.value), np.atleast_1d(p.measured.stderr) * np.ones(np.size(p.measured.value))
-            th = np.atleast_1d(p.theory.value) * np.ones(len(meas))
-            rv = {name: np.atleast_1d(e.value) * np.ones(len(meas)) for name, e in p.rivals.items()}
-            z = np.atleast_1d(np.asarray(p.assessment.z if p.assessment else np.nan, float)) * np.ones(len(meas))
-            names = labels if len(labels) == len(meas) else [str(k) for k in range(len(meas))]
-            lines.append(f"  [{params}]")
-            for k, (name, m, s, t, zz) in enumerate(zip(names, meas, se, th, z)):
-                rivals = "   ".join(f"{rn} {vals[k]:.6g}" for rn, vals in rv.items())
-                lines.append(f"    {name:>22}: sim {m:.6g} ± {s:.2g}   theory {t:.6g}   {rivals}   z {zz:.2f}")
+        point = None
+        for row in point_rows(v):
+            if row["params"] != point:
+                point = row["params"]
+                lines.append(f"  [{point}]")
+            rivals = "   ".join(f"{r.name} {row[r.name]}" for r in v.rivals)
+            lines.append(f"    {row['quantity'] or 'value':>22}: sim {row['simulation']}   theory {row['theory']}   "
+                         f"{rivals}   z {row['z']}")
         extra = [k for p in v.points[:1] for k in p.info]
         if extra:
             lines.append("  reported: " + ", ".join(extra))

@@ -22,7 +22,7 @@ from numpy.typing import ArrayLike
 __all__ = ["figure", "FIGURES", "FigureSpec", "venue_style", "STYLES", "MissingResultsError", "ERRORBAR_CONVENTION",
            "THEORY_ONLY_CONVENTION", "simulation_errorbar", "simulation_interval", "SIMULATION_GID",
            "nearest_rival", "minimum_font_size", "label_panels", "param_text", "tidy_log_axis", "figure_legend",
-           "WIDTHS"]
+           "legend_entry", "WIDTHS"]
 
 #: figure widths a figure can be registered with: the venue's full text width, or one column / half of it
 WIDTHS = ("full", "half")
@@ -128,6 +128,15 @@ def figure_legend(fig: Any, axes: Sequence[Any], ncols: int = 3) -> Any:
         for handle, label in zip(*ax.get_legend_handles_labels()):
             handles.setdefault(label, handle)
     return fig.legend(list(handles.values()), list(handles), loc="outside lower center", ncols=ncols)
+
+
+def legend_entry(**style: Any) -> Any:
+    """A legend handle for a mark drawn in several colours or only named once (``Line2D`` keywords; grey unless a
+    colour is given)."""
+    from matplotlib.lines import Line2D
+
+    style.setdefault("color", "0.3")
+    return Line2D([], [], **style)
 
 
 def label_panels(axes: Sequence[Any]) -> None:

@@ -7,7 +7,7 @@ import numpy as np
 
 from gentheory.verify._stats import extrapolate_intercept
 from gentheory.verify.augmentation import AugParams, TunedParams, _equivalent
-from gentheory.verify.figures._base import (figure, figure_legend, label_panels, nearest_rival, param_text, simulation_errorbar,
+from gentheory.verify.figures._base import (figure, figure_legend, label_panels, legend_entry, nearest_rival, param_text, simulation_errorbar,
                                             tidy_log_axis)
 
 SIM = "simulation (±z*·se)"
@@ -206,11 +206,9 @@ def fig_universality(verdicts):
     ax.set_yticks([-j for j in range(i)])
     ax.set_yticklabels(labels)
     ax.set_ylim(-i + 0.5, 0.5)
-    from matplotlib.lines import Line2D
-
-    ax.legend(handles=[Line2D([], [], color="C3", marker="o", ls="", label=SIM),
-                       Line2D([], [], color="k", marker="x", ls="", label="equivalent"),
-                       Line2D([], [], color="0.5", marker="+", ls="", label="nearest rival")],
+    ax.legend(handles=[legend_entry(color="C3", marker="o", ls="", label=SIM),
+                       legend_entry(color="k", marker="x", ls="", label="equivalent"),
+                       legend_entry(color="0.5", marker="+", ls="", label="nearest rival")],
               loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
     ax.set_xlabel("test MSE")
     ax.set_ylabel("augmentation, features, setting")
@@ -286,7 +284,6 @@ def fig_noise_level(verdicts):
                 "marker: p/n.", panels=(1, 2))
 def fig_finite_size(verdicts):
     import matplotlib.pyplot as plt
-    from matplotlib.lines import Line2D
 
     fig, axes = plt.subplots(1, 2, sharey=True)
     rows = []
@@ -314,8 +311,8 @@ def fig_finite_size(verdicts):
         ax.axhline(0.0, color="k", lw=0.5)
         ax.set_xlabel("1 / d")
     axes[0].set_ylabel("mean − equivalent")
-    handles = [Line2D([], [], color=c, marker="o", ls="-", lw=0.6, label=a) for a, c in colours.items()]
-    handles += [Line2D([], [], color="0.4", marker=m, ls="", label=f"p/n = {r:g}") for r, m in markers.items()
+    handles = [legend_entry(color=c, marker="o", ls="-", lw=0.6, label=a) for a, c in colours.items()]
+    handles += [legend_entry(marker=m, ls="", label=f"p/n = {r:g}") for r, m in markers.items()
                 if any(float(p.params["p_over_d"]) == r for v in verdicts.values() for p in v.points)]
     fig.legend(handles=handles, loc="outside right upper")
     label_panels(axes)

@@ -3,14 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 from gentheory.solvers import grokking as gs
-from gentheory.verify.figures._base import figure, figure_legend, label_panels, tidy_log_axis
+from gentheory.verify.figures._base import figure, figure_legend, label_panels, legend_entry, tidy_log_axis
 
-
-def _proxy(**kw):
-    """A legend entry for a mark drawn in several colours (style only)."""
-    from matplotlib.lines import Line2D
-
-    return Line2D([], [], color=kw.pop("color", "0.3"), **kw)
 
 
 @figure("grokking_risk_curves", claims=("grokking.population_risk",),
@@ -37,8 +31,8 @@ def fig_risk_curves(verdicts):
     tidy_log_axis(ax, "x")
     tidy_log_axis(ax, "y")
     handles = ax.get_legend_handles_labels()[0] + [
-        _proxy(ls="-", label="closed form"), _proxy(ls="", marker="o", ms=3, label="simulation"),
-        _proxy(ls="--", label="gradient flow (rival)"), _proxy(ls=":", label=r"$k_\mathrm{grok}$")]
+        legend_entry(ls="-", label="closed form"), legend_entry(ls="", marker="o", ms=3, label="simulation"),
+        legend_entry(ls="--", label="gradient flow (rival)"), legend_entry(ls=":", label=r"$k_\mathrm{grok}$")]
     fig.legend(handles=handles, loc="outside lower center", ncols=2)
     return fig, rows
 
@@ -79,8 +73,8 @@ def fig_null_space_law(verdicts):
     ax.set_ylabel(r"$\|\Pi\theta_k\| / \|\Pi\theta_0\|$")
     tidy_log_axis(ax, "y")
     handles = ax.get_legend_handles_labels()[0] + [
-        _proxy(ls="-", label="theory"), _proxy(ls="", marker="o", ms=3, label=r"simulation, $\Pi_G$"),
-        _proxy(ls="", marker="x", ms=3, label=r"simulation, ker $\Sigma$")]
+        legend_entry(ls="-", label="theory"), legend_entry(ls="", marker="o", ms=3, label=r"simulation, $\Pi_G$"),
+        legend_entry(ls="", marker="x", ms=3, label=r"simulation, ker $\Sigma$")]
     fig.legend(handles=handles, loc="outside lower center", ncols=1)
     return fig, rows
 

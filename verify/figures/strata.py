@@ -3,15 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 from gentheory.theory import strata as ts
-from gentheory.verify.figures._base import (figure, figure_legend, label_panels, simulation_errorbar,
+from gentheory.verify.figures._base import (figure, figure_legend, label_panels, legend_entry, simulation_errorbar,
                                             simulation_interval, tidy_log_axis)
 
-
-def _proxy(**kw):
-    """A legend entry for a mark drawn in several colours (style only)."""
-    from matplotlib.lines import Line2D
-
-    return Line2D([], [], **kw)
 
 
 @figure("strata_family", claims=("strata.family_table",),
@@ -68,8 +62,8 @@ def fig_family(verdicts):
     ax.set_xlabel("pairs in different strata")
     ax.set_ylabel("task, width d")
     handles = axes[1].get_legend_handles_labels()[0] + [
-        _proxy(color="C3", marker="o", ls="", ms=3, label="(c): plateau predicted"),
-        _proxy(color="C0", marker="o", mfc="white", ls="", ms=3, label="(c): none predicted")]
+        legend_entry(color="C3", marker="o", ls="", ms=3, label="(c): plateau predicted"),
+        legend_entry(color="C0", marker="o", mfc="white", ls="", ms=3, label="(c): none predicted")]
     fig.legend(handles=handles, loc="outside lower center", ncols=5)
     label_panels(axes)
     return fig, rows
@@ -247,6 +241,6 @@ def fig_certificate(verdicts):
     ax.set_ylabel("worst cross error")
     tidy_log_axis(ax, "x")
     tidy_log_axis(ax, "y")
-    fig.legend(handles=[_proxy(color="C0", lw=0.8, label="right stratum"),
-                        _proxy(color="C3", lw=0.8, label="wrong stratum")], loc="outside lower center", ncols=2)
+    fig.legend(handles=[legend_entry(color="C0", lw=0.8, label="right stratum"),
+                        legend_entry(color="C3", lw=0.8, label="wrong stratum")], loc="outside lower center", ncols=2)
     return fig, rows
