@@ -51,7 +51,10 @@ __all__ = [
     "FranzParisi",
     "franz_parisi",
     "local_entropy_curve",
+    "SCAN_DISTANCES",
+    "LocalEntropyMinimum",
     "ogp_gap",
+    "OGPThreshold",
     "ogp_threshold",
     "annealed_storage",
     "annealed_teacher_student",
@@ -659,6 +662,34 @@ class _FPModel:
             err = np.exp(-self.beta + np.log(-np.expm1(lh)) - log_z)
         return float(np.sum(self.w_e * log_z)), float(np.sum(self.w_e * err))
 
+    def g_e_gradient(self, q1: float, p0: float, p: float) -> tuple[float, float]:
+        r"""(∂G_E/∂q₁, ∂G_E/∂p₀) at (q1, p0, p): the exact derivatives of the same quadrature sum,
+        :math:`\sum w\,L'(a)\,\partial a`, with a = (κ − m)/√(1 − q₁), L = ln Z and
+        :math:`L'(a) = -(1-\epsilon_\beta)G(a)/Z(a)` (:math:`-G/H` at β = ∞); m depends on q₁ through √c₂ and on
+        p₀ through its three coefficients. NaN outside the domain c₂ > 0, q₁ < 1."""
+        qt = self.qt
+        c2 = q1 - p0 * p0 / qt - (p - p0) ** 2 / (1 - qt)
+        if c2 <= 0 or q1 >= 1:
+            return math.nan, math.nan
+        sc, s1 = math.sqrt(c2), math.sqrt(1 - q1)
+        z, y, x = self.z[:, None, None], self.y[None, :, None], self.x[:, None, :]
+        m = p0 / math.sqrt(qt) * z + sc * y + (p - p0) / math.sqrt(1 - qt) * x
+        arg = (self.kappa - m) / s1
+        if self.beta == math.inf:
+            slope = -_g_over_h(arg)
+        else:
+            eps = math.exp(-self.beta)
+            log_z = np.logaddexp(-self.beta, math.log1p(-eps) + log_h(arg))
+            slope = -np.exp(math.log1p(-eps) - 0.5 * arg * arg - _LOG_SQRT_2PI - log_z)
+        weighted = self.w_e * slope
+        dc2_dp0 = -2 * p0 / qt + 2 * (p - p0) / (1 - qt)
+        # ∂a/∂q₁ = −(∂m/∂q₁)/√(1−q₁) + a/(2(1−q₁)),  ∂m/∂q₁ = y/(2√c₂)
+        d_q1 = float(np.sum(weighted * (-(y / (2 * sc)) / s1 + arg / (2 * (1 - q1)))))
+        # ∂a/∂p₀ = −(z/√q̃ + y·∂c₂/∂p₀/(2√c₂) − x/√(1−q̃))/√(1−q₁)
+        dm_dp0 = z / math.sqrt(qt) + y * dc2_dp0 / (2 * sc) - x / math.sqrt(1 - qt)
+        d_p0 = float(np.sum(weighted * (-dm_dp0 / s1)))
+        return d_q1, d_p0
+
     def fields(self, p0hat: float, q1hat: float, phat: float) -> NDArray:
         a = p0hat / math.sqrt(self.qth)
         b = math.sqrt(max(q1hat - p0hat * p0hat / self.qth, 0.0))
@@ -668,7 +699,7 @@ class _FPModel:
 @checked_arguments
 def franz_parisi(alpha: float, distance: float, *, kappa_ref: float, beta: float = math.inf, kappa: float = 0.0,
                  start: tuple[float, float] | None = None, damping: float = 0.6, tol: float = 5e-8,
-                 max_iter: int = 2000, fd_step: float = 1e-6) -> FranzParisi:
+                 max_iter: int = 2000) -> FranzParisi:
     r"""RS Franz–Parisi potential around a reference drawn uniformly among margin-κ̃ solutions (spec §2.5).
 
     .. math:: V(p) = \\operatorname{extr}\\big[-\\hat pp + \\hat p_0p_0 + \\hat q_1(q_1-1)/2 + G_S + \\alpha G_E\\big],
@@ -676,8 +707,9 @@ def franz_parisi(alpha: float, distance: float, *, kappa_ref: float, beta: float
     :math:`G_S = \\int DzDy\\,(1+\\tilde t)\\ln2\\cosh h`, :math:`h = (\\hat p_0/\\sqrt{\\hat{\\tilde q}})z +
     \\sqrt{\\hat q_1-\\hat p_0^2/\\hat{\\tilde q}}\\,y + \\hat p - \\hat p_0`, and :math:`G_E` the reference-conditioned
     channel of the spec. Stationarity: p, q₁, p₀ from the entropic averages (Stein's lemma), :math:`\\hat q_1 =
-    -2\\alpha\\partial_{q_1}G_E`, :math:`\\hat p_0 = -\\alpha\\partial_{p_0}G_E` (central differences, step ``fd_step``),
-    p̂ from the p-equation by brentq; damped iteration to ``tol``. Quadrature: z 48 and y 32 Gauss–Hermite nodes,
+    -2\\alpha\\partial_{q_1}G_E`, :math:`\\hat p_0 = -\\alpha\\partial_{p_0}G_E` (the exact derivatives of the quadrature
+    sum, :meth:`_FPModel.g_e_gradient`; the spec's central differences cost four sums and agree to ≈ 1e-9), p̂
+    from the p-equation by brentq; damped iteration to ``tol``. Quadrature: z 48 and y 32 Gauss–Hermite nodes,
     the truncated x-integral 40 Gauss–Legendre nodes in u with x = −Φ⁻¹(u·H(c)).
 
     This is the spec's *proxy* construction (a typical margin-κ̃ reference, RS in the constrained replicas), not
@@ -694,21 +726,14 @@ def franz_parisi(alpha: float, distance: float, *, kappa_ref: float, beta: float
     wsum = model.w_s
     conj: dict[str, float] = {}
 
-    def ge(q: float, r: float) -> float:
-        return model.g_e(q, r, p)[0]
-
     def update(state: NDArray) -> list[float]:
         q1, p0 = float(state[0]), float(state[1])
-        # central differences kept inside the domain c₂ = q₁ − p₀²/q̃ − (p − p₀)²/(1 − q̃) > 0 (spec §2.5)
         c2 = q1 - p0 * p0 / qt - (p - p0) ** 2 / (1 - qt)
         if c2 <= 0:
             raise SolverConvergenceError(f"franz_parisi(alpha = {alpha}, d = {distance}): iterate left the domain "
                                          f"(c2 = {c2:.3g})")
-        dc2 = abs(-2 * p0 / qt + 2 * (p - p0) / (1 - qt))
-        h1 = min(fd_step, (1 - q1) / 4, c2 / 4)
-        h0 = min(fd_step, c2 / (4 * dc2)) if dc2 > 0 else fd_step
-        q1hat = -2 * alpha * (ge(q1 + h1, p0) - ge(q1 - h1, p0)) / (2 * h1)
-        p0hat = -alpha * (ge(q1, p0 + h0) - ge(q1, p0 - h0)) / (2 * h0)
+        dq1, dp0 = model.g_e_gradient(q1, p0, p)
+        q1hat, p0hat = -2 * alpha * dq1, -alpha * dp0
         if not (math.isfinite(q1hat) and math.isfinite(p0hat)) or q1hat < p0hat**2 / model.qth:
             raise SolverConvergenceError(f"franz_parisi(alpha = {alpha}, d = {distance}): conjugates left the domain "
                                          f"(q1hat = {q1hat:.4g}, p0hat = {p0hat:.4g})")
@@ -733,6 +758,9 @@ def franz_parisi(alpha: float, distance: float, *, kappa_ref: float, beta: float
     q1, p0 = (float(v) for v in fp.x)
     q1hat, p0hat, phat, it = conj["q1hat"], conj["p0hat"], conj["phat"], fp.n_iter
     g_e, errs = model.g_e(q1, p0, p)
+    if not math.isfinite(g_e):
+        raise SolverConvergenceError(f"franz_parisi(alpha = {alpha}, d = {distance}): the fixed point sits on the edge "
+                                     "of the domain (c2 = q1 - p0^2/q~ - (p - p0)^2/(1 - q~) <= 0); use a larger distance")
     hfield = model.fields(p0hat, q1hat, phat)
     g_s = float(np.sum(wsum * _log2cosh(hfield)))
     v = -phat * p + p0hat * p0 + q1hat * (q1 - 1) / 2 + g_s + alpha * g_e
@@ -741,8 +769,12 @@ def franz_parisi(alpha: float, distance: float, *, kappa_ref: float, beta: float
     return FranzParisi(alpha, beta, kappa_ref, distance, v, energy, entropy, q1, p0, q1hat, p0hat, phat, it)
 
 
-#: distances scanned for the gap of s(d) (the minimum sits near d ≈ 0.01 for α ≈ 0.75, spec §3)
-FP_DISTANCES = (0.004, 0.006, 0.008, 0.01, 0.0125, 0.015, 0.02, 0.03)
+#: distances scanned for the minimum of s(d): from d = 0.001 (an isolated reference shows s < 0 already there,
+#: spec §3 at α = 0.8, β = 2; at d = 0.0005 the saddle point of α = 0.7 sits on the domain's edge c₂ = 0) past the
+#: T = 0 gap near d ≈ 0.01 (α ≈ 0.75) to d = 0.04, where s(d) grows again
+SCAN_DISTANCES = (0.001, 0.002, 0.003, 0.004, 0.006, 0.008, 0.01, 0.0125, 0.015, 0.02, 0.025, 0.03, 0.04)
+#: the scan that :func:`local_entropy_curve` draws by default
+FP_DISTANCES = SCAN_DISTANCES
 
 
 @checked_arguments
@@ -768,36 +800,149 @@ def _local_entropy_curve(alpha: float, beta: float, kappa_ref: float,
     return tuple(out)
 
 
-@checked_arguments
-def ogp_gap(alpha: float, *, beta: float = math.inf, distances: tuple[float, ...] = FP_DISTANCES) -> tuple[float, float]:
-    """(min over the scanned d of s(d), training error e/α at that d): a negative minimum with s > 0 on both
-    sides is the distance gap (the OGP proxy of spec §2.5), from the cached :func:`local_entropy_curve`."""
-    curve = local_entropy_curve(alpha, beta=beta, distances=distances)
-    k = int(np.argmin([r.entropy for r in curve]))
-    return curve[k].entropy, curve[k].energy / alpha
+@dataclass(frozen=True)
+class LocalEntropyMinimum:
+    r"""The minimum over d of the local entropy s(d) around the κ_max reference (spec §2.5) and what it means.
+
+    Attributes
+    ----------
+    alpha, beta : float
+    distance : float
+        The minimising d (refined between scan points to ``DISTANCE_XTOL``).
+    entropy : float
+        The minimum of s(d): the lowest interior local minimum when s > 0 at the smallest scanned d (where a
+        dense region has s → 0⁺, the reference's own neighbourhood, not a shell), else the global one. Negative
+        means no configurations at that distance with that energy; the sign is the criterion.
+    train_error : float
+        e/α of the configurations at the minimising distance (0 at β = ∞).
+    kind : str
+        ``"none"`` (s > 0 everywhere scanned: a dense region around the reference), ``"gap"`` (s < 0 on a shell
+        with s > 0 on both sides: the overlap gap), ``"isolated"`` (s < 0 already at the smallest scanned d, 0.001: the
+        reference has no finite-energy neighbourhood at all) or ``"unbounded"`` (s < 0 up to the largest
+        scanned d).
+    scan : tuple of FranzParisi
+        The scanned curve (``SCAN_DISTANCES``).
+    """
+
+    alpha: float
+    beta: float
+    distance: float
+    entropy: float
+    train_error: float
+    kind: str
+    scan: tuple[FranzParisi, ...]
+
+    @property
+    def dense(self) -> bool:
+        """True when s(d) ≥ 0 at every distance: the reference sits in a dense (accessible) region."""
+        return self.entropy >= 0
+
+
+#: the refinement's resolution in d; s is stationary there, so its value is exact to O(s''·xtol²) ≈ 1e-8
+DISTANCE_XTOL = 1e-5
 
 
 @checked_arguments
-def ogp_threshold(*, beta: float = math.inf, low: float = 0.70, high: float = 0.80, xtol: float = 2.5e-3) -> float:
-    r"""α_OGP proxy (spec §2.5): the first α at which the local entropy s(d) around the κ_max reference dips below
-    zero at some distance, by bisection on the sign of :func:`ogp_gap` to ``xtol``. Finite β gives α_OGP(ε)
-    (ε the training error in the gap region, from :func:`ogp_gap`). Raises if the bracket does not straddle it.
+def ogp_gap(alpha: float, *, beta: float = math.inf) -> LocalEntropyMinimum:
+    """The minimum of s(d) around the κ_max reference: a scan of ``SCAN_DISTANCES`` by continuation, then a
+    bounded Brent minimisation (``scipy.optimize.minimize_scalar``) between the scan points around the smallest
+    value, each evaluation starting from the nearest scanned saddle point. The minimum over a grid alone sits up to
+    ≈ 10⁻⁴ above the continuous one and misses an isolated reference's dip below d = 0.004 (spec §3, α = 0.8, β = 2).
+    """
+    check_range("alpha", alpha, low=0, high=MAX_LOAD, low_open=True)
+    check_range("beta", beta, low=0, low_open=True, infinite=True)
+    return _ogp_gap(float(alpha), float(beta))
+
+
+@lru_cache(maxsize=64)
+def _ogp_gap(alpha: float, beta: float) -> LocalEntropyMinimum:
+    kref = max_margin(alpha)
+    scan = _local_entropy_curve(alpha, beta, kref, SCAN_DISTANCES)
+    s = np.array([r.entropy for r in scan])
+    if s[0] < 0:
+        k = int(np.argmin(s))
+    else:
+        # in a dense region s(d) → 0⁺ as d → 0 (the reference's own neighbourhood): the minimum that can open a
+        # gap is the lowest interior local minimum (none when s only rises)
+        interior = [j for j in range(1, len(s) - 1) if s[j] <= s[j - 1] and s[j] <= s[j + 1]]
+        k = min(interior, key=lambda j: s[j]) if interior else int(np.argmin(s))
+    solved: dict[float, FranzParisi] = {}
+
+    def entropy_at(d: float) -> float:
+        # continue upward from the scanned saddle just below d, the direction the scan itself converged in
+        below = max((r for r in scan if r.distance <= d), key=lambda r: r.distance)
+        r = franz_parisi(alpha, d, kappa_ref=kref, beta=beta, start=(below.q1, below.p0))
+        solved[d] = r
+        return r.entropy
+
+    # refine an interior minimum, or a negative one at the first scan point (an isolated reference)
+    if 0 < k < len(scan) - 1 or (k == 0 and s[0] < 0):
+        lo, hi = SCAN_DISTANCES[max(k - 1, 0)], SCAN_DISTANCES[k + 1]
+        optimize.minimize_scalar(entropy_at, bounds=(lo, hi), method="bounded", options={"xatol": DISTANCE_XTOL})
+    best = min([scan[k], *solved.values()], key=lambda r: r.entropy)
+    if best.entropy >= 0:
+        kind = "none"
+    elif s[0] < 0:
+        kind = "isolated"
+    elif s[-1] < 0:
+        kind = "unbounded"
+    else:
+        kind = "gap"
+    return LocalEntropyMinimum(alpha, beta, best.distance, best.entropy, best.energy / alpha, kind, scan)
+
+
+@dataclass(frozen=True)
+class OGPThreshold:
+    """α_OGP(ε) at one β: the load at which min_d s(d) around the κ_max reference crosses zero (spec §2.5).
+
+    Attributes
+    ----------
+    beta : float
+    alpha : float
+        The threshold, to ``xtol``.
+    train_error : float
+        ε = e/α at the minimising distance just above the threshold (0 at β = ∞): the training error of the
+        finite-energy configurations whose dense region ends there.
+    distance : float
+        Where s(d) first touches zero.
+    kind : str
+        How the dense region ends just above the threshold (:class:`LocalEntropyMinimum`): ``"gap"`` — an empty
+        shell of distances — or ``"isolated"`` — the reference loses its whole neighbourhood.
+    """
+
+    beta: float
+    alpha: float
+    train_error: float
+    distance: float
+    kind: str
+
+
+@checked_arguments
+def ogp_threshold(*, beta: float = math.inf, low: float = 0.70, high: float = 0.80, xtol: float = 2e-4) -> OGPThreshold:
+    r"""α_OGP(ε) proxy (spec §2.5): the root in α of :math:`g(\alpha) = \min_d s(d)` around the κ_max reference
+    (:func:`ogp_gap`) by ``brentq`` to ``xtol``; β = ∞ gives α_OGP, finite β gives α_OGP(ε) with ε the training
+    error at the minimising distance. g is continuous in α (the minimum of a continuous family), so a sign change
+    on [low, high] brackets a root; the bracket must straddle the first one (g > 0 at ``low``), which a raise
+    reports otherwise.
     """
     check_range("beta", beta, low=0, low_open=True, infinite=True)
     check_range("low", low, low=0, high=MAX_LOAD, low_open=True)
     check_range("high", high, low=low, high=MAX_LOAD, low_open=True)
-    check_range("xtol", xtol, low=1e-6, high=1, why="each bisection step solves a local-entropy curve (seconds)")
-    g_lo, g_hi = ogp_gap(low, beta=beta)[0], ogp_gap(high, beta=beta)[0]
+    check_range("xtol", xtol, low=1e-6, high=1, why="each step solves a local-entropy scan (seconds)")
+    g_lo, g_hi = ogp_gap(low, beta=beta).entropy, ogp_gap(high, beta=beta).entropy
     if not (g_lo > 0 > g_hi):
         raise SolverConvergenceError(f"ogp_threshold(beta = {beta}): min s(d) = {g_lo:.3g} at alpha = {low} and "
-                                     f"{g_hi:.3g} at {high}: the bracket does not contain the gap's opening")
-    while high - low > xtol:
-        mid = 0.5 * (low + high)
-        if ogp_gap(mid, beta=beta)[0] < 0:
-            high = mid
-        else:
-            low = mid
-    return 0.5 * (low + high)
+                                     f"{g_hi:.3g} at {high}: the bracket does not contain the dense region's end")
+    visited: list[LocalEntropyMinimum] = []
+
+    def gap(a: float) -> float:
+        visited.append(ogp_gap(a, beta=beta))
+        return visited[-1].entropy
+
+    root = optimize.brentq(gap, low, high, xtol=xtol)
+    # the smallest visited load with g < 0 lies within xtol above the root: the state just past the threshold
+    above = min((m for m in visited if m.entropy < 0), key=lambda m: m.alpha)
+    return OGPThreshold(beta, root, above.train_error, above.distance, above.kind)
 
 
 @checked_arguments

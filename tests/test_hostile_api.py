@@ -83,7 +83,7 @@ VALID: dict[str, Callable[[], dict]] = {
     'solvers.perceptron.local_entropy_curve': lambda: {'alpha': 0.74, 'beta': float('inf'), 'distances': (0.01, 0.02)},
     'solvers.perceptron.max_margin': lambda: {'alpha': 0.3},
     'solvers.perceptron.microcanonical_storage': lambda: {'alpha': 0.5, 'train_error': 0.05},
-    'solvers.perceptron.ogp_gap': lambda: {'alpha': 0.74, 'distances': (0.01, 0.02)},
+    'solvers.perceptron.ogp_gap': lambda: {'alpha': 0.74},
     'solvers.perceptron.rs_storage': lambda: {'alpha': 0.5},
     'solvers.perceptron.storage_capacity': lambda: {},
     'solvers.perceptron.teacher_student_finite': lambda: {'alpha': 1.2, 'beta': 2.0},

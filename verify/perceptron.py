@@ -574,7 +574,7 @@ class MessagePassingThreshold(Claim):
 
     def theory(self, p: AlgoParams) -> Estimate:
         # success predicted where min_d s(d) > 0 around the κ_max reference (no overlap gap), failure where < 0
-        return Estimate([1.0 if sp_.ogp_gap(a)[0] > 0 else 0.0 for a in p.alphas])
+        return Estimate([1.0 if sp_.ogp_gap(a).dense else 0.0 for a in p.alphas])
 
     def rival(self, name: str, p: AlgoParams) -> Estimate:
         cap = sp_.storage_capacity()
@@ -608,7 +608,7 @@ class MessagePassingThreshold(Claim):
             outcomes, _ = self._success(a, cfg.n, max(cfg.instances // 2, 2), cfg.reinforcement, child)
             probes[f"{a:g}"] = [int(np.sum(outcomes)), len(outcomes)]
         entropy = {f"rs_entropy_alpha={a}": sp_.rs_storage(a).entropy for a in p.alphas}
-        entropy.update({f"min_local_entropy_alpha={a}": sp_.ogp_gap(a)[0] for a in p.alphas})
+        entropy.update({f"min_local_entropy_alpha={a}": sp_.ogp_gap(a).entropy for a in p.alphas})
         return Observation(Estimate(rates, ses, n=cfg.instances),
                            info={"median_iterations": float(np.median(iters)), **entropy,
                                  "probe_successes": probes, "capacity": sp_.storage_capacity()})
