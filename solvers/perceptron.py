@@ -888,7 +888,7 @@ def _ogp_gap(alpha: float, beta: float) -> LocalEntropyMinimum:
         kind = "unbounded"
     else:
         kind = "gap"
-    return LocalEntropyMinimum(alpha, beta, best.distance, best.entropy, best.energy / alpha, kind, scan)
+    return LocalEntropyMinimum(alpha, beta, float(best.distance), float(best.entropy), float(best.energy / alpha), kind, scan)
 
 
 @dataclass(frozen=True)
@@ -942,7 +942,7 @@ def ogp_threshold(*, beta: float = math.inf, low: float = 0.70, high: float = 0.
     root = optimize.brentq(gap, low, high, xtol=xtol)
     # the smallest visited load with g < 0 lies within xtol above the root: the state just past the threshold
     above = min((m for m in visited if m.entropy < 0), key=lambda m: m.alpha)
-    return OGPThreshold(beta, root, above.train_error, above.distance, above.kind)
+    return OGPThreshold(beta, float(root), float(above.train_error), float(above.distance), above.kind)
 
 
 @checked_arguments

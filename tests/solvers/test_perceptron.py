@@ -277,3 +277,21 @@ def test_franz_parisi_gradient_is_the_derivative_of_the_quadrature(alpha, beta, 
     analytic = model.g_e_gradient(r.q1, r.p0, p)
     for a, c, f in zip(analytic, coarse, fine):
         assert abs(a - (4 * f - c) / 3) < 5e-10
+
+
+def test_ogp_threshold_at_zero_temperature():
+    """α_OGP (β = ∞) = 0.74775 by brentq on min s over [0.70, 0.80] (xtol 2e-4; spec §3: between 0.74 and 0.75); a
+    narrower bracket must find the same root to within the two tolerances, and the state past it is a gap."""
+    th = sp_.ogp_threshold(low=0.745, high=0.75, xtol=2e-4)
+    assert abs(th.alpha - 0.74775) < 4e-4
+    assert th.kind == "gap" and th.train_error == 0 and 0.008 < th.distance < 0.015
+
+
+@pytest.mark.slow
+def test_ogp_threshold_grows_with_the_training_error():
+    """The paper's α_OGP(ε) grows with ε: thresholds at β = ∞, 5, 3, 2 (each brentq to 2e-4) increase strictly, by
+    far more than the tolerance (measured 0.7478, 0.7539, 0.7744, 0.7959), as does ε at the threshold."""
+    rows = [sp_.ogp_threshold(beta=b, low=0.70, high=0.80) for b in (math.inf, 5.0, 3.0, 2.0)]
+    alphas, errors = [r.alpha for r in rows], [r.train_error for r in rows]
+    assert all(b - a > 4e-4 for a, b in zip(alphas, alphas[1:]))
+    assert all(b > a for a, b in zip(errors, errors[1:]))
