@@ -491,13 +491,23 @@ def fd_plot_theory(eigs: NDArray, *, temperature: float, dt: float, n_steps: int
     if dt * float(np.max(eigs, initial=0.0)) >= 2:
         raise ParameterError(f"dt = {dt} is outside (0, 2/max(eigs) = {2 / np.max(eigs):g}): the Euler step is unstable")
     tch, cc = [], []
-    a = 1 - eigs * dt
-    free = np.abs(eigs) < 1e-9
+    kdt = eigs * dt
+    a = 1 - kdt
+    # κ = 0, or κ·dt below round-off (a == 1 exactly): the κ → 0 limits, where the closed forms are 0/0
+    free = (np.abs(eigs) < 1e-9) | (a == 1.0)
+    # small κ·dt: 1 − a^m as −expm1(m·log1p(−κdt)), without the cancellation of 1 − a^m
+    small = ~free & (kdt < 1e-3)
+    log_a = np.log1p(-np.where(small, kdt, 0.0))
+
+    def one_minus_power(m: int) -> NDArray:
+        return np.where(small, -np.expm1(m * log_a), 1 - a**m)
+
     for nw in np.asarray(wait_steps, int):
         lag = n_steps - nw
         with np.errstate(divide="ignore", invalid="ignore"):
-            chi = np.where(free, dt * lag, (1 - a**lag) / np.where(free, 1, eigs))
-            var = np.where(free, 2 * temperature * dt * nw, 2 * temperature * dt * (1 - a ** (2 * nw)) / np.where(free, 1, 1 - a * a))
+            chi = np.where(free, dt * lag, one_minus_power(lag) / np.where(free, 1, eigs))
+            var = np.where(free, 2 * temperature * dt * nw,
+                           2 * temperature * dt * one_minus_power(2 * nw) / np.where(free, 1, kdt * (2 - kdt)))
         tch.append(temperature * np.sum(weights * chi))
-        cc.append(np.sum(weights * a**lag * var))
+        cc.append(np.sum(weights * np.where(free, 1.0, 1 - one_minus_power(lag)) * var))
     return np.array(tch), np.array(cc)

@@ -555,6 +555,12 @@ def fixed_point(problem: LinearProblem, lam: float, beta: float, coupling: str =
     eff = lam if coupling == "coupled" else (1 - beta) * lam
     if eff == 0:
         return np.linalg.lstsq(problem.hessian, problem.offset, rcond=None)[0]
+    # below the round-off of H the shift does not regularise the null space: H + λI is singular in floating point
+    resolvable = problem.dim * np.finfo(float).eps * float(np.linalg.norm(problem.hessian, 2))
+    if eff < resolvable:
+        raise ParameterError(f"lam = {lam!r}: the effective ridge {eff:.3g} is below the round-off of the Hessian "
+                             f"({resolvable:.3g}), so (H + lam I)^-1 is not resolved; use lam = 0 for the min-norm "
+                             "solution or lam >= that")
     return np.linalg.solve(problem.hessian + eff * np.eye(problem.dim), problem.offset)
 
 

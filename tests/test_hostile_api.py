@@ -81,6 +81,7 @@ VALID: dict[str, Callable[[], dict]] = {
     'solvers.perceptron.freezing_criterion': lambda: {'loss': 'step', 'beta': 2.0, 'variance': 0.0001, 'omega_var': 0.55},
     'solvers.perceptron.frozen_ground_state': lambda: {'alpha': 0.85},
     'solvers.perceptron.local_entropy_curve': lambda: {'alpha': 0.74, 'beta': float('inf'), 'distances': (0.01, 0.02)},
+    'solvers.perceptron.flip_cost_slope': lambda: {'alpha': 0.5, 'beta': 2.0},
     'solvers.perceptron.max_margin': lambda: {'alpha': 0.3},
     'solvers.perceptron.microcanonical_storage': lambda: {'alpha': 0.5, 'train_error': 0.05},
     'solvers.perceptron.ogp_gap': lambda: {'alpha': 0.74},
@@ -127,6 +128,7 @@ VALID: dict[str, Callable[[], dict]] = {
     'theory.grokking.slow_rate': lambda: {'eta_lam': sp.Rational(1, 2), 'beta': 0},
     'theory.grokking.slow_rate_series': lambda: {'order': 3},
     'theory.grokking.slow_root_amplitude': lambda: {'eta_lam': sp.Rational(1, 2), 'beta': 0},
+    'theory.perceptron.annealed_flip_cost_slope': lambda: {'alpha': 1, 'beta': 2},
     'theory.perceptron.annealed_storage_capacity': lambda: {},
     'theory.perceptron.annealed_storage_entropy': lambda: {'alpha': 1},
     'theory.perceptron.annealed_teacher_student': lambda: {'digits': 25},
@@ -239,7 +241,7 @@ VALID: dict[str, Callable[[], dict]] = {
                                                 'state_norm': 1.0},
     'solvers.perceptron.gaussian_average': lambda: {'fun': lambda z: z * z, 'n': 101},
     'solvers.perceptron.log_h': lambda: {'x': np.linspace(-3.0, 3.0, 7)},
-    'solvers.perceptron.ogp_threshold': lambda: {'xtol': 0.1},  # no bisection step: the two ends only
+    'solvers.perceptron.ogp_threshold': lambda: {'low': 0.745, 'high': 0.75, 'xtol': 0.01},  # xtol > the bracket: the two ends only
     'solvers.perceptron.annealed_storage': lambda: {'alpha': 0.5, 'beta': 2.0},
     'solvers.perceptron.annealed_teacher_student': lambda: {'alpha': 0.5},
     'solvers.strata.optimal_gluing': lambda: {'X': np.diag([1.0, -1.0]), 'Y': np.diag([-1.0, 1.0])},

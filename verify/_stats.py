@@ -250,12 +250,12 @@ def weighted_least_squares(design: ArrayLike, y: ArrayLike, ses: ArrayLike, *, w
                            dofs: ArrayLike | None = None) -> LinearFit:
     r"""Weighted least squares of independent means ``y`` (standard errors ``ses``) on the columns of ``design``.
 
-    .. math:: \hateta = R\,y, \qquad R = (X^	op W X)^{-1} X^	op W, \qquad
-              \mathrm{se}(\hateta_k) = \Big(\sum_i R_{ki}^2\,se_i^2\Big)^{1/2},
+    .. math:: \hat\beta = R\,y, \qquad R = (X^\top W X)^{-1} X^\top W, \qquad
+              \mathrm{se}(\hat\beta_k) = \Big(\sum_i R_{ki}^2\,se_i^2\Big)^{1/2},
 
     with :math:`W = \mathrm{diag}(w)`, ``w`` = ``weights`` or :math:`1/se^2` (the minimum-variance choice).
     Other weights (e.g. replicate counts, so the estimate stays linear in the means when the ses are noisy)
-    keep the standard error exact, since :math:`\hateta` is still a fixed combination of the means. With
+    keep the standard error exact, since :math:`\hat\beta` is still a fixed combination of the means. With
     ``dofs`` (R_i − 1 for sample means) each coefficient's degrees of freedom follow by :func:`welch_dof`.
 
     >>> fit = weighted_least_squares([[1, 0], [1, 1], [1, 2]], [1.0, 3.0, 5.0], [0.1, 0.1, 0.1])
