@@ -16,6 +16,12 @@ Numerics, stated once:
   F(q) − q = 0 in a bracket around the iterate (xtol 1e-14). No sign change or no convergence raises
   :class:`~gentheory.solvers.SolverConvergenceError`; nothing returns a last iterate.
 * Thresholds (capacity, first-order transition, spinodal) are ``brentq`` roots in α with xtol 1e-12.
+
+Where this differs from the spec (§2.5, §3): the Franz–Parisi conjugates use the exact gradient of the quadrature
+sum, not central differences; the minimum of s(d) is refined between scan points and scanned from d = 0.001, so an
+isolated reference (s < 0 from d → 0, e.g. α = 0.8, β = 2, which the spec counts as a gap) is told from a gap; and
+α_OGP(ε) is the load where min s(d) crosses zero whichever of the two ends the dense region (the spec's definition
+asks for s > 0 on both sides, which at β = 2 never happens: the region ends by isolation).
 """
 from __future__ import annotations
 
@@ -39,6 +45,7 @@ __all__ = [
     "RSStorage",
     "rs_storage",
     "storage_capacity",
+    "flip_cost_slope",
     "frozen_ground_state",
     "max_margin",
     "freezing_criterion",
@@ -200,6 +207,36 @@ def rs_storage(alpha: float, *, beta: float = math.inf, kappa: float = 0.0) -> R
     energy = alpha * e_err
     entropy = phi + (beta * energy if beta != math.inf else 0.0)
     return RSStorage(alpha, beta, kappa, q, qhat, phi, energy, entropy, energy / alpha)
+
+
+@checked_arguments
+def flip_cost_slope(alpha: float, *, beta: float, kappa: float = 0.0) -> float:
+    r"""Coefficient c of the Gibbs-average single-flip energy cost :math:`\langle\Delta E\rangle = c\sqrt N + O(1)`
+    for the error-counting loss at (α, β, κ), from the RS stability density (spec §2.2, the microscopic side of the
+    smoothness criterion):
+
+    .. math:: c = \alpha\sqrt{2/\pi}\,[\rho(\kappa^+) - \rho(\kappa^-)], \qquad
+              \rho(\kappa^+) - \rho(\kappa^-) = \frac{1}{\sqrt{1-q}}\int Dz\,\frac{(1-\epsilon_\beta)G(u)}{Z_\mathrm{out}(u)},
+
+    u = (κ − √q z)/√(1 − q). Flipping one weight moves every stability by ±2ξ/√N (E|ξ| = √(2/π)); the αN patterns
+    within that distance of the boundary change their error status, +1 from above and −1 from below, so the mean
+    cost is the density jump times α√N·E|ξ|. The jump is the Gibbs weight's, (1 − e^{−β}) ≠ 0 at every finite β:
+    flips cost O(√N) and each configuration is isolated (frozen). A continuous weight (hinge) has no jump: c = 0.
+    With q = 0 (the annealed density) this is :math:`(2\alpha/\pi)\tanh(\beta/2)`
+    (:func:`gentheory.theory.perceptron.annealed_flip_cost_slope`).
+    """
+    check_range("alpha", alpha, low=0, high=MAX_LOAD, low_open=True)
+    check_range("beta", beta, low=0, low_open=True, infinite=True)
+    r = rs_storage(alpha, beta=beta, kappa=kappa)
+    x, w = _nodes(N_NODES)
+    u = (kappa - math.sqrt(r.q) * x) / math.sqrt(1 - r.q)
+    if beta == math.inf:
+        ratio = _g_over_h(u)
+    else:
+        eps = math.exp(-beta)
+        log_z = np.logaddexp(-beta, math.log1p(-eps) + log_h(u))
+        ratio = np.exp(math.log1p(-eps) - 0.5 * u * u - _LOG_SQRT_2PI - log_z)
+    return alpha * math.sqrt(2 / math.pi) * float(w @ ratio) / math.sqrt(1 - r.q)
 
 
 @checked_arguments

@@ -29,6 +29,7 @@ import sympy as sp
 from gentheory.theory._validation import ParameterError, check_int, check_range, checked_arguments, exact
 
 __all__ = [
+    "annealed_flip_cost_slope",
     "annealed_storage_entropy",
     "annealed_storage_capacity",
     "binary_entropy",
@@ -146,6 +147,20 @@ def boundary_jump(beta: sp.Expr, *, loss: str = "step") -> sp.Expr:
     eta = sp.Symbol("eta", positive=True)  # Δ = κ ± η with κ = 0: the Piecewise conditions then evaluate
     right, left = pattern_weight(eta, beta, 0, loss=loss), pattern_weight(-eta, beta, 0, loss=loss)
     return sp.simplify(sp.limit(right, eta, 0) - sp.limit(left, eta, 0))
+
+
+@checked_arguments
+def annealed_flip_cost_slope(alpha: sp.Expr, beta: sp.Expr) -> sp.Expr:
+    r"""The single-flip cost coefficient of :func:`gentheory.solvers.perceptron.flip_cost_slope` with the annealed
+    (q = 0) stability density, κ = 0: each stability is N(0, 1) tilted by the weight, so
+    :math:`\rho(0^\pm) = \phi(0)\,w(0^\pm)/Z` with :math:`Z = (1+e^{-\beta})/2`, and
+    :math:`c = \alpha\sqrt{2/\pi}\,(1-e^{-\beta})\,2\phi(0)/(1+e^{-\beta}) = (2\alpha/\pi)\tanh(\beta/2)`.
+
+    >>> annealed_flip_cost_slope(sp.Rational(1, 2), 2)
+    tanh(1)/pi
+    """
+    alpha, beta = exact("alpha", alpha), exact("beta", beta)
+    return sp.simplify(2 * alpha / sp.pi * sp.tanh(beta / 2))
 
 
 @checked_arguments

@@ -128,6 +128,39 @@ def energy_histograms(patterns: NDArray, labels: NDArray, *, kappa: float = 0.0,
     return out
 
 
+def single_flip_costs(patterns: NDArray, labels: NDArray, betas: tuple[float, ...], *, loss: str = "step") -> NDArray:
+    r"""Gibbs averages of the mean single-flip energy change, exactly over all 2^N configurations:
+
+    .. math:: \Big\langle \frac1N\sum_{i=1}^N \big[E(W^{(i)}) - E(W)\big] \Big\rangle_\beta,
+       \qquad P(W) \propto e^{-\beta E(W)},
+
+    W⁽ⁱ⁾ the configuration with weight i flipped, for each β of ``betas``. ``loss``: ``"step"`` counts errors,
+    E = #{μ: Δ_μ < 0}; ``"hinge"`` sums E = Σ_μ max(0, −Δ_μ). Stabilities from :func:`_half_stabilities` (float64);
+    configuration k = k_lo + 2^L·k_hi is one flat index, so W⁽ⁱ⁾ is k XOR 2^i, read as a reversed axis of a reshaped
+    view (no gather). Returns an array of len(betas)."""
+    if loss not in ("step", "hinge"):
+        raise ParameterError(f"loss = {loss!r} is not one of ('step', 'hinge')")
+    low, a_lo, a_hi = _half_stabilities(patterns, labels)
+    m_max, n = patterns.shape
+    energy = np.zeros((a_hi.shape[1], a_lo.shape[1]))
+    total = np.empty_like(energy)
+    for m in range(m_max):
+        np.add.outer(a_hi[m], a_lo[m], out=total)
+        energy += total < 0 if loss == "step" else np.maximum(-total, 0.0)
+    flat = energy.ravel()
+    neighbours = np.zeros_like(flat)
+    for i in range(n):
+        shape = (2 ** (n - 1 - i), 2, 2**i)
+        neighbours.reshape(shape)[...] += flat.reshape(shape)[:, ::-1, :]
+    cost = neighbours / n - flat
+    shifted = flat - flat.min()
+    out = np.empty(len(betas))
+    for j, beta in enumerate(betas):
+        weight = np.exp(-beta * shifted)
+        out[j] = weight @ cost / weight.sum()
+    return out
+
+
 #: survivor fraction below which :func:`solution_counts` gathers survivors instead of filtering the full table
 _DENSE_FRACTION = 0.0625
 
@@ -857,6 +890,132 @@ class TeacherStudentEnumeration(Claim):
                                       "columns": [f"{q} alpha={a:g}" for q in ("entropy", "eps_g") for a in alphas],
                                       "intercepts": full.value.tolist(), "intercept_ses": full.stderr.tolist(),
                                       "rs": self._rs(alphas), "annealed": self._annealed(alphas)})
+
+
+# =========================================================================== freezing at finite temperature
+@dataclass(frozen=True, kw_only=True)
+class FreezingParams:
+    """Load and the inverse temperatures at which the single-flip cost is measured (α·N an integer at every N)."""
+
+    alpha: float = 0.5
+    betas: tuple[float, ...] = (2.0, 3.0, 4.0)
+
+    def __post_init__(self) -> None:
+        check_range("alpha", self.alpha, low=0, low_open=True, high=1.0)
+        object.__setattr__(self, "betas", tuple(float(b) for b in self.betas))
+        if not self.betas:
+            raise ParameterError("betas = (): at least one inverse temperature is needed")
+        for b in self.betas:
+            check_range("betas", b, low=0, low_open=True)
+
+
+@dataclass(frozen=True, kw_only=True)
+class FlipConfig:
+    """Enumerated sizes N and the instances at each (the slope in √N is set by the two ends, so the cheap small
+    sizes carry many instances)."""
+
+    sizes: tuple[int, ...] = (8, 10, 12, 14, 16)
+    instances: tuple[int, ...] = (2000, 2000, 2000, 2000, 1000)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "sizes", tuple(int(n) for n in self.sizes))
+        object.__setattr__(self, "instances", tuple(int(r) for r in self.instances))
+        if len(self.sizes) < 3 or len(self.instances) != len(self.sizes):
+            raise ParameterError(f"sizes = {self.sizes}, instances = {self.instances}: at least 3 sizes, one instance "
+                                 "count per size")
+        for n in self.sizes:
+            check_int("sizes", n, low=4, high=22)
+        for r in self.instances:
+            check_int("instances", r, low=2)
+
+
+def flip_cost_slopes(alpha: float, betas: tuple[float, ...], cfg: FlipConfig, rng: np.random.Generator,
+                     *, loss: str, correction: Sequence[tuple[float, float]] | None = None) -> dict:
+    r"""Per-size means of :func:`single_flip_costs` over random storage instances and their weighted least-squares
+    fit :math:`\langle\Delta E\rangle_N = a + b\sqrt N` per β.
+
+    ``correction``: per β, a known :math:`d/\sqrt N` coefficient and its bound (d, d_bound), measured by a pilot on
+    other seeds where these sizes cannot resolve it; d/√N is subtracted from the means before the fit and the slope
+    carries the deterministic bound :math:`|\sum_i r_i N_i^{-1/2}|\,d_\mathrm{bound}` (r the slope's row of the
+    fit), as :func:`gentheory.verify._stats.extrapolate_intercept` does for a known 1/N² term.
+
+    Returns ``slope``, ``slope_se``, ``slope_dof`` (Welch), ``slope_bound``, ``intercept``, ``chi2`` (on
+    len(sizes) − 2 dof), ``means``, ``ses`` (sizes × betas, uncorrected)."""
+    from gentheory.verify._stats import weighted_least_squares
+
+    means, ses, dofs = [], [], []
+    for n, count, child in zip(cfg.sizes, cfg.instances, rng.spawn(len(cfg.sizes))):
+        m = _load(alpha, n)
+        vals = np.array([single_flip_costs(*_storage_patterns(n, m, inst), betas, loss=loss)
+                         for inst in child.spawn(count)])
+        means.append(vals.mean(axis=0))
+        ses.append(stderr(vals, axis=0))
+        dofs.append(count - 1)
+    means_a, ses_a = np.array(means), np.array(ses)
+    root = np.sqrt(np.array(cfg.sizes, float))
+    design = np.column_stack([np.ones(len(cfg.sizes)), root])
+    corr = list(correction) if correction is not None else [(0.0, 0.0)] * len(betas)
+    if len(corr) != len(betas):
+        raise ParameterError(f"correction has {len(corr)} entries for {len(betas)} betas")
+    fits = [weighted_least_squares(design, means_a[:, j] - corr[j][0] / root, ses_a[:, j], dofs=dofs)
+            for j in range(len(betas))]
+    return {"slope": [float(f.coef[1]) for f in fits], "slope_se": [float(f.se[1]) for f in fits],
+            "slope_dof": [float(f.dof[1]) for f in fits],
+            "slope_bound": [float(abs(f.rows[1] @ (1 / root)) * c[1]) for f, c in zip(fits, corr)],
+            "intercept": [float(f.coef[0]) for f in fits], "chi2": [f.chi2 for f in fits],
+            "means": means_a.tolist(), "ses": ses_a.tolist()}
+
+
+@register
+class FiniteTemperatureFreezing(Claim):
+    id = "perceptron.finite_temperature_freezing"
+    statement = ("Storage, κ = 0, α = ½, error-counting loss at finite β = 2, 3, 4: the frozen state survives — the "
+                 "Gibbs-average cost of flipping one weight grows as c_β√N, with c_β = α√(2/π)·[ρ(0⁺) − ρ(0⁻)] the "
+                 "jump of the RS stability density at the boundary ((1 − e^(−β))·ρ(0⁺)), so every configuration is "
+                 "isolated at every finite temperature. Exhaustive enumeration (N = 8…16, exact Gibbs averages), "
+                 "slope of ⟨ΔE⟩ against √N with the pilot's 1/√N term. Resolution ≈ 3 %: the data sit 1–3 % below "
+                 "c_β at N ≤ 20. Measured beside it, not asserted: the hinge loss's slope (no jump, c = 0).")
+    rivals = (Rival("melts_at_finite_temperature", "Freezing is a zero-temperature property: at finite β the Gibbs "
+                    "measure has soft directions and a flip costs O(1), c_β = 0."),
+              Rival("annealed_boundary_density", "The jump of the annealed (q = 0) stability density, "
+                    "c_β = (2α/π)·tanh(β/2): configurations uncorrelated with each other.", nearest=True))
+    reference = f"{REFERENCE} §2.2 (smoothness criterion; one flip moves O(√N) stabilities); Huang & Kabashima 2014"
+    Params = FreezingParams
+    Config = FlipConfig
+    scales = {"quick": FlipConfig(),
+              "paper": FlipConfig(sizes=(8, 10, 12, 14, 16, 18, 20), instances=(8000,) * 4 + (4000, 1500, 600))}
+    relevance = 0.0
+    relevance_abs = 0.035
+    relevance_note = ("Half the distance to the annealed density at β = 4 is 0.031; the pilot's finite-size bound "
+                      "(0.016 there) takes half of the quick run's δ_min, so the relevance is 0.035 (ratio 1.13). "
+                      "At β = 2 the annealed density is 0.014 away and not separated; at β = 3, 4 it is rejected.")
+    labels = ("c(β=2)", "c(β=3)", "c(β=4)")
+    #: per β, the coefficient d of a d/√N term of ⟨ΔE⟩_N and its bound (2 SE), from a pilot of 40 000 instances per
+    #: size at N = 8…14, 20 000 at 16, 4 000 at 18 and 1 200 at 20 (seeds 7 000 001–7 000 002; fit a + b√N + d/√N,
+    #: χ² 2.3, 1.1, 0.9 on 4 dof; docs/calibration.md, 'Sizing notes')
+    correction = ((-0.0197, 0.0626), (-0.0513, 0.1176), (-0.0675, 0.1710))
+
+    def sweep(self, scale: str) -> list[FreezingParams]:
+        return [FreezingParams()]
+
+    def theory(self, p: FreezingParams) -> Estimate:
+        # 401-node Gauss–Hermite average of a smooth integrand and the RS q to 1e-12: far below the statistics
+        return Estimate([sp_.flip_cost_slope(p.alpha, beta=b) for b in p.betas], error_bound=1e-9)
+
+    def rival(self, name: str, p: FreezingParams) -> Estimate:
+        if name == "melts_at_finite_temperature":
+            return Estimate(np.zeros(len(p.betas)))
+        return Estimate([2 * p.alpha / math.pi * math.tanh(b / 2) for b in p.betas])
+
+    def simulate(self, p: FreezingParams, cfg: FlipConfig, rng: np.random.Generator) -> Observation:
+        if p.betas != FreezingParams().betas or p.alpha != FreezingParams().alpha:
+            raise ParameterError(f"the pilot correction is for alpha = 0.5, betas = (2, 3, 4); got {p}")
+        step_rng, hinge_rng = rng.spawn(2)
+        step = flip_cost_slopes(p.alpha, p.betas, cfg, step_rng, loss="step", correction=self.correction)
+        hinge = flip_cost_slopes(p.alpha, p.betas, cfg, hinge_rng, loss="hinge")
+        return Observation(Estimate(step["slope"], step["slope_se"], step["slope_bound"], n=min(cfg.instances),
+                                    dof=step["slope_dof"]),
+                           info={"sizes": list(cfg.sizes), "step": step, "hinge": hinge})
 
 
 # =========================================================================== finite-temperature dynamics

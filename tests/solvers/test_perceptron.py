@@ -295,3 +295,29 @@ def test_ogp_threshold_grows_with_the_training_error():
     alphas, errors = [r.alpha for r in rows], [r.train_error for r in rows]
     assert all(b - a > 4e-4 for a, b in zip(alphas, alphas[1:]))
     assert all(b > a for a, b in zip(errors, errors[1:]))
+
+
+def test_flip_cost_slope_against_an_independent_quadrature():
+    """c = α√(2/π)·(1 − e^(−β))·∫Dz G(u)/(√(1−q) Z(u)) at the solver's q, by mpmath's adaptive quadrature at 20
+    digits: the 401-node Gauss–Hermite rule is exact to ≈ 1e-12 for this smooth integrand."""
+    alpha, beta = 0.5, 3.0
+    q = sp_.rs_storage(alpha, beta=beta).q
+    eps = math.exp(-beta)
+    with mp.workdps(20):
+        s = mp.sqrt(mp.mpf(q) / (1 - mp.mpf(q)))
+
+        def integrand(z):
+            u = -s * z
+            return mp.npdf(z) * (1 - eps) * mp.npdf(u) / (eps + (1 - eps) * mp.ncdf(-u))
+
+        jump = mp.quad(integrand, [-mp.inf, 0, mp.inf]) / mp.sqrt(1 - mp.mpf(q))
+        reference = float(alpha * mp.sqrt(2 / mp.pi) * jump)
+    assert abs(sp_.flip_cost_slope(alpha, beta=beta) - reference) < 1e-10
+
+
+def test_flip_cost_slope_exceeds_the_annealed_one_and_grows_with_beta():
+    """The RS density is more concentrated at the boundary than the annealed one (q > 0); both grow with β."""
+    c = [sp_.flip_cost_slope(0.5, beta=b) for b in (1.0, 2.0, 4.0, 8.0)]
+    ann = [float(tp.annealed_flip_cost_slope(sp.Rational(1, 2), sp.Float(b))) for b in (1.0, 2.0, 4.0, 8.0)]
+    assert all(b > a for a, b in zip(c, c[1:])) and all(b > a for a, b in zip(ann, ann[1:]))
+    assert all(x > y for x, y in zip(c, ann))

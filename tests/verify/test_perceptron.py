@@ -281,3 +281,41 @@ def test_sat_probability_curve_and_its_half_point():
     np.testing.assert_allclose(p_sat, [1, 1, 0.75, 0.25, 0.25, 0])
     assert a50 == pytest.approx(0.875) and a50_se == pytest.approx(0.125)
     assert np.all(se > 0)
+
+
+@pytest.mark.parametrize("loss", ["step", "hinge"])
+def test_single_flip_costs_match_a_brute_force_loop(loss):
+    """Gibbs averages of the mean single-flip energy change over all 2^N configurations, by explicit loops over
+    configurations and flipped weights, equal the reshaped-view kernel to rounding (sums of ≤ 2^7·7 terms)."""
+    rng = np.random.default_rng(3)
+    n, m = 7, 5
+    x, y = rng.standard_normal((m, n)), rng.choice([-1.0, 1.0], size=m)
+    betas = (0.5, 2.0, 6.0)
+
+    def energy(w):
+        stab = y * (x @ w) / math.sqrt(n)
+        return float(np.sum(stab < 0)) if loss == "step" else float(np.sum(np.maximum(-stab, 0.0)))
+
+    configs = [np.array(w) for w in itertools.product([-1.0, 1.0], repeat=n)]
+    energies = np.array([energy(w) for w in configs])
+    costs = []
+    for w, e in zip(configs, energies):
+        flips = [energy(np.where(np.arange(n) == i, -w, w)) - e for i in range(n)]
+        costs.append(np.mean(flips))
+    for beta, got in zip(betas, vp.single_flip_costs(x, y, betas, loss=loss)):
+        weight = np.exp(-beta * (energies - energies.min()))
+        assert abs(got - weight @ np.array(costs) / weight.sum()) < 1e-12
+
+
+def test_single_flip_cost_obeys_the_fluctuation_identity():
+    """⟨e^(−βΔE)⟩_β = 1 for every single flip (Σ_W e^(−βE(W⁽ⁱ⁾)) = Z), so by Jensen the mean cost is ≥ 0; and at
+    β → 0 the uniform average of ΔE is exactly 0 (flipping is a bijection)."""
+    rng = np.random.default_rng(4)
+    x, y = rng.standard_normal((6, 10)), rng.choice([-1.0, 1.0], size=6)
+    assert np.all(vp.single_flip_costs(x, y, (0.5, 1.0, 3.0)) >= 0)
+    assert abs(vp.single_flip_costs(x, y, (1e-12,))[0]) < 1e-9
+
+
+def test_single_flip_costs_reject_an_unknown_loss():
+    with pytest.raises(ParameterError, match="loss"):
+        vp.single_flip_costs(np.ones((2, 4)), np.ones(2), (1.0,), loss="logistic")
