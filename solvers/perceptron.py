@@ -854,11 +854,11 @@ class LocalEntropyMinimum:
         e/α of the configurations at the minimising distance (0 at β = ∞).
     kind : str
         ``"none"`` (s > 0 everywhere scanned: a dense region around the reference), ``"gap"`` (s < 0 on a shell
-        with s > 0 on both sides: the overlap gap), ``"isolated"`` (s < 0 already at the smallest scanned d, 0.001: the
+        with s > 0 on both sides: the overlap gap), ``"isolated"`` (s < 0 already at the smallest scanned d, 0.001 where the saddle exists: the
         reference has no finite-energy neighbourhood at all) or ``"unbounded"`` (s < 0 up to the largest
         scanned d).
     scan : tuple of FranzParisi
-        The scanned curve (``SCAN_DISTANCES``).
+        The scanned curve: ``SCAN_DISTANCES`` from the first one where the saddle point exists.
     """
 
     alpha: float
@@ -894,7 +894,19 @@ def ogp_gap(alpha: float, *, beta: float = math.inf) -> LocalEntropyMinimum:
 @lru_cache(maxsize=64)
 def _ogp_gap(alpha: float, beta: float) -> LocalEntropyMinimum:
     kref = max_margin(alpha)
-    scan = _local_entropy_curve(alpha, beta, kref, SCAN_DISTANCES)
+    # at small α (κ_max large) the saddle point of the smallest distances sits on the domain's edge c₂ = 0 (no
+    # constrained copy that close: α ≤ 0.65 at d = 0.001, α ≤ 0.6 at 0.002); the scan starts at the first distance
+    # where it lies inside, recorded as ``scan[0].distance``
+    for first, d0 in enumerate(SCAN_DISTANCES[:-3]):
+        try:
+            franz_parisi(alpha, d0, kappa_ref=kref, beta=beta)
+        except SolverConvergenceError:
+            continue
+        break
+    else:
+        raise SolverConvergenceError(f"ogp_gap(alpha = {alpha}, beta = {beta}): no saddle point at any scanned distance "
+                                     f"up to {SCAN_DISTANCES[-4]}")
+    scan = _local_entropy_curve(alpha, beta, kref, SCAN_DISTANCES[first:])
     s = np.array([r.entropy for r in scan])
     if s[0] < 0:
         k = int(np.argmin(s))
@@ -914,7 +926,7 @@ def _ogp_gap(alpha: float, beta: float) -> LocalEntropyMinimum:
 
     # refine an interior minimum, or a negative one at the first scan point (an isolated reference)
     if 0 < k < len(scan) - 1 or (k == 0 and s[0] < 0):
-        lo, hi = SCAN_DISTANCES[max(k - 1, 0)], SCAN_DISTANCES[k + 1]
+        lo, hi = scan[max(k - 1, 0)].distance, scan[k + 1].distance
         optimize.minimize_scalar(entropy_at, bounds=(lo, hi), method="bounded", options={"xatol": DISTANCE_XTOL})
     best = min([scan[k], *solved.values()], key=lambda r: r.entropy)
     if best.entropy >= 0:

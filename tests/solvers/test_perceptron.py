@@ -321,3 +321,13 @@ def test_flip_cost_slope_exceeds_the_annealed_one_and_grows_with_beta():
     ann = [float(tp.annealed_flip_cost_slope(sp.Rational(1, 2), sp.Float(b))) for b in (1.0, 2.0, 4.0, 8.0)]
     assert all(b > a for a, b in zip(c, c[1:])) and all(b > a for a, b in zip(ann, ann[1:]))
     assert all(x > y for x, y in zip(c, ann))
+
+
+def test_scan_starts_where_the_saddle_point_exists():
+    """α = 0.6: at d = 0.001 and 0.0015 the Franz–Parisi saddle sits on the domain's edge (no constrained copy that
+    close to the flat κ_max reference), so the scan starts at the first distance where it lies inside; the region is
+    dense (no gap) there, as message_passing's theory needs."""
+    with pytest.raises(SolverConvergenceError, match="domain"):
+        sp_.franz_parisi(0.6, 0.001, kappa_ref=sp_.max_margin(0.6))
+    m = sp_.ogp_gap(0.6)
+    assert m.scan[0].distance > 0.001 and m.kind == "none" and m.dense
