@@ -284,3 +284,58 @@ def fig_sat(verdicts):
     label_panels(axes)
     rows += [{"panel": "b", "N": n, "alpha_50": a, "se": s} for n, a, s in zip(sizes, a50, a50_se)]
     return fig, rows
+
+
+@figure("perceptron_freezing", claims=("perceptron.finite_temperature_freezing",),
+        caption="Freezing at finite temperature, exact enumeration (α = ½, Gibbs averages over all 2^N configurations). "
+                "(a) Mean cost of flipping one weight against √N: error-counting loss at β = 2, 3, 4 (filled, ±z*·se) "
+                "with lines of the RS slope c_β (intercept fitted with the slope fixed); hinge loss (open) at the same β. "
+                "(b) Fitted slopes against β (bars ±(z*·se + the finite-size bound)) with c_β (line) and the annealed "
+                "density's (2α/π)tanh(β/2) (dashed); hinge slopes (open) an order of magnitude smaller (a continuous weight, "
+                "no jump; not asserted: at N ≤ 20 their limit is not resolved).",
+        panels=(1, 2), aspect=1.4)
+def fig_freezing(verdicts):
+    import matplotlib.pyplot as plt
+
+    verdict = verdicts["perceptron.finite_temperature_freezing"]
+    point = verdict.points[0]
+    z_star = verdict.z_star
+    betas = point.params["betas"]
+    sizes = np.array(point.info["sizes"], float)
+    root = np.sqrt(sizes)
+    step, hinge = point.info["step"], point.info["hinge"]
+    theory = np.asarray(point.theory.value, float)
+    fig, axes = plt.subplots(1, 2)
+    rows = []
+    for j, (beta, color) in enumerate(zip(betas, ("C0", "C1", "C2"))):
+        means, ses = np.array(step["means"])[:, j], np.array(step["ses"])[:, j]
+        simulation_errorbar(axes[0], root, means, ses, z_star, ms=2, color=color, label=f"step, β = {beta:g}")
+        weights = 1 / ses**2
+        intercept = float(np.sum(weights * (means - theory[j] * root)) / np.sum(weights))
+        grid = np.linspace(root.min(), root.max(), 20)
+        axes[0].plot(grid, intercept + theory[j] * grid, "-", lw=0.7, color=color)
+        h_means, h_ses = np.array(hinge["means"])[:, j], np.array(hinge["ses"])[:, j]
+        simulation_errorbar(axes[0], root, h_means, h_ses, z_star, ms=3, color=color, mfc="none",
+                            label=f"hinge, β = {beta:g}")
+        rows += [{"loss": loss, "beta": beta, "N": int(n), "mean": float(m), "se": float(s)}
+                 for loss, mm, ss in (("step", means, ses), ("hinge", h_means, h_ses))
+                 for n, m, s in zip(sizes, mm, ss)]
+    axes[0].set_xlabel("√N")
+    axes[0].set_ylabel("⟨ΔE⟩ per flip")
+    grid = np.linspace(1.5, 4.5, 40)
+    alpha = point.params["alpha"]
+    axes[1].plot(grid, [sp_.flip_cost_slope(alpha, beta=b) for b in grid], "k-", lw=0.8, label="RS jump c_β")
+    axes[1].plot(grid, 2 * alpha / math.pi * np.tanh(grid / 2), "k--", lw=0.6, label="annealed density")
+    measured = point.measured
+    half = np.asarray(measured.stderr, float) + np.asarray(measured.error_bound, float) / z_star
+    simulation_errorbar(axes[1], betas, measured.value, half, z_star, color="C3", label="step (fit)")
+    simulation_errorbar(axes[1], betas, hinge["slope"], hinge["slope_se"], z_star, color="C3", mfc="none",
+                        label="hinge (fit)")
+    axes[1].axhline(0, color="0.6", lw=0.5)
+    axes[1].set_xlabel("β")
+    axes[1].set_ylabel("slope of ⟨ΔE⟩ in √N")
+    rows += [{"beta": b, "slope_step": s, "slope_hinge": h, "theory": t}
+             for b, s, h, t in zip(betas, measured.value, hinge["slope"], theory)]
+    figure_legend(fig, axes, ncols=4)
+    label_panels(axes)
+    return fig, rows
