@@ -162,20 +162,26 @@ class RSStorage:
     train_error: float
 
 
+def _channel(u: NDArray, beta: float) -> tuple[NDArray, NDArray]:
+    r"""(ln Z, (1 − ε)G(u)/Z) of the error-counting channel :math:`Z = \epsilon_\beta + (1-\epsilon_\beta)H(u)`,
+    in the log domain (G/H at β = ∞): the boundary density ratio that q̂, the Franz–Parisi conjugates and the
+    single-flip cost all integrate."""
+    if beta == math.inf:
+        return log_h(u), _g_over_h(u)
+    eps = math.exp(-beta)
+    log_z = np.logaddexp(-beta, math.log1p(-eps) + log_h(u))
+    return log_z, np.exp(math.log1p(-eps) - 0.5 * u * u - _LOG_SQRT_2PI - log_z)
+
+
 def _storage_terms(q: float, alpha: float, beta: float, kappa: float):
     x, w = _nodes(N_NODES)
     u = (kappa - math.sqrt(q) * x) / math.sqrt(1 - q)
+    log_z, ratio = _channel(u, beta)
     if beta == math.inf:
-        log_z = log_h(u)
-        ratio = _g_over_h(u)  # (1 − ε)G/Z at ε = 0
         err = np.zeros_like(u)
     else:
-        eps = math.exp(-beta)
-        lh = log_h(u)
-        log_z = np.logaddexp(-beta, math.log1p(-eps) + lh)
-        ratio = np.exp(math.log1p(-eps) - 0.5 * u * u - _LOG_SQRT_2PI - log_z)
         with np.errstate(divide="ignore"):
-            err = np.exp(-beta + np.log(-np.expm1(lh)) - log_z)  # ε(1 − H)/Z; H = 1 gives exactly 0
+            err = np.exp(-beta + np.log(-np.expm1(log_h(u))) - log_z)  # ε(1 − H)/Z; H = 1 gives exactly 0
     qhat = alpha / (1 - q) * float(w @ ratio**2)
     return qhat, float(w @ log_z), float(w @ err)
 
@@ -230,12 +236,7 @@ def flip_cost_slope(alpha: float, *, beta: float, kappa: float = 0.0) -> float:
     r = rs_storage(alpha, beta=beta, kappa=kappa)
     x, w = _nodes(N_NODES)
     u = (kappa - math.sqrt(r.q) * x) / math.sqrt(1 - r.q)
-    if beta == math.inf:
-        ratio = _g_over_h(u)
-    else:
-        eps = math.exp(-beta)
-        log_z = np.logaddexp(-beta, math.log1p(-eps) + log_h(u))
-        ratio = np.exp(math.log1p(-eps) - 0.5 * u * u - _LOG_SQRT_2PI - log_z)
+    ratio = _channel(u, beta)[1]
     return alpha * math.sqrt(2 / math.pi) * float(w @ ratio) / math.sqrt(1 - r.q)
 
 
@@ -712,13 +713,7 @@ class _FPModel:
         z, y, x = self.z[:, None, None], self.y[None, :, None], self.x[:, None, :]
         m = p0 / math.sqrt(qt) * z + sc * y + (p - p0) / math.sqrt(1 - qt) * x
         arg = (self.kappa - m) / s1
-        if self.beta == math.inf:
-            slope = -_g_over_h(arg)
-        else:
-            eps = math.exp(-self.beta)
-            log_z = np.logaddexp(-self.beta, math.log1p(-eps) + log_h(arg))
-            slope = -np.exp(math.log1p(-eps) - 0.5 * arg * arg - _LOG_SQRT_2PI - log_z)
-        weighted = self.w_e * slope
+        weighted = -self.w_e * _channel(arg, self.beta)[1]  # L'(a) = −(1 − ε)G(a)/Z(a)
         dc2_dp0 = -2 * p0 / qt + 2 * (p - p0) / (1 - qt)
         # ∂a/∂q₁ = −(∂m/∂q₁)/√(1−q₁) + a/(2(1−q₁)),  ∂m/∂q₁ = y/(2√c₂)
         d_q1 = float(np.sum(weighted * (-(y / (2 * sc)) / s1 + arg / (2 * (1 - q1)))))
@@ -810,13 +805,11 @@ def franz_parisi(alpha: float, distance: float, *, kappa_ref: float, beta: float
 #: spec §3 at α = 0.8, β = 2; at d = 0.0005 the saddle point of α = 0.7 sits on the domain's edge c₂ = 0) past the
 #: T = 0 gap near d ≈ 0.01 (α ≈ 0.75) to d = 0.04, where s(d) grows again
 SCAN_DISTANCES = (0.001, 0.002, 0.003, 0.004, 0.006, 0.008, 0.01, 0.0125, 0.015, 0.02, 0.025, 0.03, 0.04)
-#: the scan that :func:`local_entropy_curve` draws by default
-FP_DISTANCES = SCAN_DISTANCES
 
 
 @checked_arguments
 def local_entropy_curve(alpha: float, *, beta: float = math.inf, kappa_ref: float | None = None,
-                        distances: tuple[float, ...] = FP_DISTANCES) -> list[FranzParisi]:
+                        distances: tuple[float, ...] = SCAN_DISTANCES) -> list[FranzParisi]:
     """s(d) around a margin-κ̃ reference (default κ̃ = κ_max(α), the flattest-reference proxy), by continuation
     in d (each saddle point starts from the previous one). Cached: a curve costs seconds and the claims, figures
     and notebooks of one process ask for the same few."""
@@ -854,8 +847,8 @@ class LocalEntropyMinimum:
         e/α of the configurations at the minimising distance (0 at β = ∞).
     kind : str
         ``"none"`` (s > 0 everywhere scanned: a dense region around the reference), ``"gap"`` (s < 0 on a shell
-        with s > 0 on both sides: the overlap gap), ``"isolated"`` (s < 0 already at the smallest scanned d, 0.001 where the saddle exists: the
-        reference has no finite-energy neighbourhood at all) or ``"unbounded"`` (s < 0 up to the largest
+        with s > 0 on both sides: the overlap gap), ``"isolated"`` (s < 0 already at the smallest scanned d where the
+        saddle exists: the reference has no finite-energy neighbourhood at all) or ``"unbounded"`` (s < 0 up to the largest
         scanned d).
     scan : tuple of FranzParisi
         The scanned curve: ``SCAN_DISTANCES`` from the first one where the saddle point exists.
@@ -883,7 +876,7 @@ DISTANCE_XTOL = 1e-5
 def ogp_gap(alpha: float, *, beta: float = math.inf) -> LocalEntropyMinimum:
     """The minimum of s(d) around the κ_max reference: a scan of ``SCAN_DISTANCES`` by continuation, then a
     bounded Brent minimisation (``scipy.optimize.minimize_scalar``) between the scan points around the smallest
-    value, each evaluation starting from the nearest scanned saddle point. The minimum over a grid alone sits up to
+    value, each evaluation continuing from the scanned saddle point just below it. The minimum over a grid alone sits up to
     ≈ 10⁻⁴ above the continuous one and misses an isolated reference's dip below d = 0.004 (spec §3, α = 0.8, β = 2).
     """
     check_range("alpha", alpha, low=0, high=MAX_LOAD, low_open=True)

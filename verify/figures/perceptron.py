@@ -4,7 +4,7 @@ from __future__ import annotations
 import math
 import numpy as np
 from gentheory.solvers import perceptron as sp_
-from gentheory.verify._stats import binomial_interval, extrapolate_intercept
+from gentheory.verify._stats import binomial_interval, extrapolate_intercept, weighted_least_squares
 from gentheory.verify.figures._base import (figure, figure_legend, label_panels, param_text, simulation_errorbar,
                                             simulation_interval, tidy_log_axis)
 
@@ -310,8 +310,7 @@ def fig_freezing(verdicts):
     for j, (beta, color) in enumerate(zip(betas, ("C0", "C1", "C2"))):
         means, ses = np.array(step["means"])[:, j], np.array(step["ses"])[:, j]
         simulation_errorbar(axes[0], root, means, ses, z_star, ms=2, color=color, label=f"step, β = {beta:g}")
-        weights = 1 / ses**2
-        intercept = float(np.sum(weights * (means - theory[j] * root)) / np.sum(weights))
+        intercept = float(weighted_least_squares(np.ones((len(root), 1)), means - theory[j] * root, ses).coef[0])
         grid = np.linspace(root.min(), root.max(), 20)
         axes[0].plot(grid, intercept + theory[j] * grid, "-", lw=0.7, color=color)
         h_means, h_ses = np.array(hinge["means"])[:, j], np.array(hinge["ses"])[:, j]
