@@ -46,6 +46,7 @@ __all__ = [
     "compare",
     "mean_and_stderr",
     "stderr",
+    "control_variate_mean",
     "LinearFit",
     "weighted_least_squares",
     "welch_dof",
@@ -218,6 +219,42 @@ def mean_and_stderr(samples: ArrayLike, axis: int = 0) -> tuple[NDArray, NDArray
     """Mean, standard error sd/√R (ddof=1) and R over independent replicates along ``axis``."""
     x = np.asarray(samples, float)
     return x.mean(axis=axis), stderr(x, axis=axis), x.shape[axis]
+
+
+def control_variate_mean(samples: ArrayLike, controls: ArrayLike, control_means: ArrayLike) -> tuple[float, float, int]:
+    r"""Mean of ``samples`` with linear control variates whose expectations are known exactly.
+
+    .. math:: \hat\mu = \bar y - b^\top(\bar c - \mu_c),
+
+    with b the least-squares coefficients of y on the controls c: the intercept of the regression of y on
+    :math:`c - \mu_c`. Its standard error is the ordinary least-squares one, :math:`s\,[(X^\top X)^{-1}]_{00}^{1/2}`
+    with :math:`s^2` the residual variance on R − k − 1 degrees of freedom, which includes the cost of estimating
+    b; the variance falls by the factor 1 − R² (the squared multiple correlation), and the bias from estimating b
+    is O(1/R) (Lavenberg & Welch 1981, Management Sci. 27, 322; Glasserman 2004, *Monte Carlo Methods in Financial
+    Engineering* §4.1). Returns (estimate, standard error, degrees of freedom R − k − 1).
+
+    >>> rng = np.random.default_rng(0)
+    >>> c = rng.standard_normal((4000, 1))
+    >>> y = 2.0 + 3.0 * c[:, 0] + 0.1 * rng.standard_normal(4000)
+    >>> est, se, dof = control_variate_mean(y, c, [0.0])
+    >>> abs(est - 2.0) < 5 * se, bool(se < 0.01), dof
+    (True, True, 3998)
+    """
+    y = np.asarray(samples, float)
+    c = np.asarray(controls, float)
+    mu = np.asarray(control_means, float)
+    if y.ndim != 1 or c.shape != (len(y), len(mu)):
+        raise ValueError(f"samples (R,), controls (R, k) with k = len(control_means) = {len(mu)} needed; "
+                         f"got {y.shape}, {c.shape}")
+    dof = len(y) - len(mu) - 1
+    if dof < 1:
+        raise ValueError(f"replicates = {len(y)} with {len(mu)} controls leaves {dof} residual degrees of freedom; "
+                         "at least 1 is needed")
+    design = np.column_stack([np.ones(len(y)), c - mu])
+    coef, *_ = np.linalg.lstsq(design, y, rcond=None)
+    resid = y - design @ coef
+    cov = np.linalg.inv(design.T @ design) * (resid @ resid / dof)
+    return float(coef[0]), float(math.sqrt(cov[0, 0])), dof
 
 
 def binomial_interval(successes: int, trials: int, confidence: float = 0.95) -> tuple[float, float]:

@@ -213,7 +213,8 @@ class Claim(abc.ABC):
         Frozen dataclasses; ``scales`` maps ``"quick"``/``"paper"`` to a ``Config``.
     relevance : float
         Smallest *relative* discrepancy that matters (power requirement); ``relevance_abs`` adds an
-        absolute floor. See the relevance rule in the module docstring.
+        absolute floor, one number or one per element of a point's value (when the theory–rival distance
+        differs by element). See the relevance rule in the module docstring.
     relevance_note : str
         Why the relevance departs from half the distance to the nearest rival, if it does.
     labels : tuple of str
@@ -228,7 +229,7 @@ class Claim(abc.ABC):
     Config: ClassVar[type]
     scales: ClassVar[dict[str, Any]]
     relevance: ClassVar[float] = 0.05
-    relevance_abs: ClassVar[float] = 0.0
+    relevance_abs: ClassVar[float | tuple[float, ...]] = 0.0
     relevance_note: ClassVar[str] = ""
     labels: ClassVar[tuple[str, ...]] = ()
 
