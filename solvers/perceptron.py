@@ -65,6 +65,8 @@ __all__ = [
     "ogp_threshold",
     "annealed_storage",
     "annealed_teacher_student",
+    "TeacherMaxMargin",
+    "teacher_max_margin",
 ]
 
 N_NODES = 401
@@ -393,20 +395,23 @@ def _panel_rule(per_panel: int = 24) -> tuple[NDArray, NDArray]:
     return t, np.concatenate(weights) * np.exp(-0.5 * t * t) / math.sqrt(2 * math.pi)
 
 
-def _ts_finite_terms(q: float, r: float, alpha: float, beta: float):
-    """(q̂, R̂, G_E) of the finite-β teacher–student channel (spec §2.3)."""
+def _ts_finite_terms(q: float, r: float, alpha: float, beta: float, kappa: float = 0.0):
+    r"""(q̂, R̂, G_E) of the teacher–student channel at inverse temperature β and margin κ (spec §2.3):
+    :math:`G_E = 2\int Dt\,H(-at)\ln[\epsilon_\beta + (1-\epsilon_\beta)H(\kappa' - bt)]` with a = R/√(q − R²),
+    b = √(q/(1 − q)), κ' = κ/√(1 − q) (β = ∞: ε = 0, the log of H itself)."""
     t, w = _panel_rule()
-    eps = math.exp(-beta)
     a = r / math.sqrt(q - r * r)
     b = math.sqrt(q / (1 - q))
-    log_z = np.logaddexp(-beta, math.log1p(-eps) + log_h(-b * t))
+    shift = kappa / math.sqrt(1 - q)
+    log_z, dlogz = _channel(shift - b * t, beta)  # dlogz = ∂lnZ/∂(bt) = (1 − ε)G/Z
     h_at = np.exp(log_h(-a * t))
     g_at = np.exp(-0.5 * (a * t) ** 2 - _LOG_SQRT_2PI)
-    dlogz = np.exp(math.log1p(-eps) - 0.5 * (b * t) ** 2 - _LOG_SQRT_2PI - log_z)  # ∂lnZ/∂(bt)
     i1 = float(w @ (t * g_at * log_z))
     i2 = float(w @ (h_at * t * dlogz))
     d_r = 2 * q / (q - r * r) ** 1.5 * i1
     d_q = -r / (q - r * r) ** 1.5 * i1 + i2 / (math.sqrt(q) * (1 - q) ** 1.5)
+    if kappa:
+        d_q -= kappa / (1 - q) ** 1.5 * float(w @ (h_at * dlogz))  # through κ' = κ/√(1 − q)
     g_e = 2 * float(w @ (h_at * log_z))
     return -2 * alpha * d_q, alpha * d_r, g_e
 
@@ -425,12 +430,16 @@ class TeacherStudentFinite:
     free_entropy: float
     generalization_error: float
     perfect: bool
+    kappa: float = 0.0
 
 
 @checked_arguments
 def teacher_student_finite(alpha: float, beta: float, *, start: tuple[float, float] = (0.05, 0.04),
-                           damping: float = 0.5, tol: float = 1e-10, max_iter: int = 20000) -> TeacherStudentFinite:
-    r"""Damped iteration of the finite-β teacher–student RS equations (spec §2.3) from ``start`` = (q, R).
+                           damping: float = 0.5, tol: float = 1e-10, max_iter: int = 20000,
+                           kappa: float = 0.0) -> TeacherStudentFinite:
+    r"""Damped iteration of the finite-β teacher–student RS equations (spec §2.3) from ``start`` = (q, R), for the
+    error-counting loss with margin κ (a pattern counts as an error when its stability is below κ; κ = 0 is the
+    teacher's own rule, and at β = ∞, κ = 0 the Nishimori line: q = R).
 
     :math:`\hat q = -2\alpha\partial_qG_E`, :math:`\hat R = \alpha\partial_RG_E`,
     :math:`R = \int Dz\tanh(\hat R+\sqrt{\hat q}z)`, :math:`q = \int Dz\tanh^2(\hat R+\sqrt{\hat q}z)`;
@@ -440,6 +449,7 @@ def teacher_student_finite(alpha: float, beta: float, *, start: tuple[float, flo
     """
     check_range("alpha", alpha, low=0, low_open=True)
     check_range("beta", beta, low=0, low_open=True, infinite=True)
+    check_range("kappa", kappa, low=0, high=5)
     x, w = _nodes(N_NODES)
 
     class _Perfect(Exception):
@@ -447,7 +457,7 @@ def teacher_student_finite(alpha: float, beta: float, *, start: tuple[float, flo
 
     def update(state: NDArray) -> list[float]:
         q, r = float(state[0]), float(state[1])
-        qh, rh, _ = _ts_finite_terms(q, r, alpha, beta)
+        qh, rh, _ = _ts_finite_terms(q, r, alpha, beta, kappa)
         th = np.tanh(rh + math.sqrt(max(qh, 0.0)) * x)
         r_new, q_new = float(w @ th), float(w @ (th * th))
         if q_new > 1 - 1e-9 or r_new > 1 - 1e-9:
@@ -458,11 +468,77 @@ def teacher_student_finite(alpha: float, beta: float, *, start: tuple[float, flo
         fp = damped_fixed_point(update, start, damping=damping, tol=tol, max_iter=max_iter,
                                 what=f"finite-beta teacher-student at alpha = {alpha}, beta = {beta}")
     except _Perfect:
+        if kappa:
+            raise SolverConvergenceError(f"teacher-student at alpha = {alpha}, kappa = {kappa}: the iteration ran into "
+                                         "q, R -> 1, which no configuration with a positive margin reaches") from None
         return TeacherStudentFinite(alpha, beta, 1.0, 1.0, math.inf, math.inf, 0.0, 0.0, True)
     q, r = (float(v) for v in fp.x)
-    qh, rh, g_e = _ts_finite_terms(q, r, alpha, beta)
+    qh, rh, g_e = _ts_finite_terms(q, r, alpha, beta, kappa)
     phi = -qh * (1 - q) / 2 - r * rh + float(w @ _log2cosh(rh + math.sqrt(qh) * x)) + alpha * g_e
-    return TeacherStudentFinite(alpha, beta, q, r, qh, rh, phi, math.acos(r) / math.pi, False)
+    return TeacherStudentFinite(alpha, beta, q, r, qh, rh, phi, math.acos(r) / math.pi, False, kappa)
+
+
+@dataclass(frozen=True)
+class TeacherMaxMargin:
+    r"""The largest margin of the teacher's problem and the configurations that reach it (RS, β = ∞).
+
+    Attributes
+    ----------
+    kappa : float
+        κ_max(α): the root in κ of the zero-temperature entropy s(α, κ) of configurations whose stabilities
+        :math:`y_\mu W\cdot\xi_\mu/\sqrt N` all exceed κ (labels y from the teacher).
+    q, r : float
+        Overlaps at that point: between two such configurations, and with the teacher.
+    generalization_error : float
+        arccos(R)/π, the test error of a maximum-margin configuration.
+    """
+
+    alpha: float
+    kappa: float
+    q: float
+    r: float
+    generalization_error: float
+
+
+@checked_arguments
+def teacher_max_margin(alpha: float) -> TeacherMaxMargin:
+    r"""κ_max(α) of the teacher–student perceptron at β = ∞ and the teacher overlap of its configurations: the
+    margin-κ Gardner volume with teacher labels (:func:`teacher_student_finite` with ``kappa``) has entropy
+    s(α, κ) decreasing in κ, from the Nishimori-line version-space entropy at κ = 0 to 0 at κ_max — the
+    Krauth–Mézard criterion read in κ, as :func:`max_margin` for storage (spec §2.1, §2.5: the high-margin reference
+    of the teacher-centred construction). Continuation in κ (steps of 0.05 from the Nishimori point), then brentq
+    to 1e-10 in κ.
+
+    Raises for α at or beyond the first-order transition α_GD ≈ 1.2447 (``teacher_student_transitions``): there the
+    κ = 0 entropy of the version space away from the teacher is negative, so no positive margin is reached by
+    an extensive set of configurations other than the teacher's own cluster.
+
+    >>> mm = teacher_max_margin(0.5)
+    >>> round(mm.kappa, 5), round(mm.generalization_error, 5)
+    (0.58919, 0.36308)
+    """
+    check_range("alpha", alpha, low=0, low_open=True, high=MAX_LOAD)
+    first = teacher_student_transitions().first_order
+    if alpha >= first:
+        raise ParameterError(f"alpha = {alpha} is outside (0, {first:.6f}): at and beyond the first-order transition "
+                             "alpha_GD no positive-margin configurations away from the teacher's cluster exist in RS")
+    nishimori = teacher_student_rs(alpha)
+    states = {0.0: (nishimori.q, nishimori.q)}
+
+    def entropy(kappa: float) -> float:
+        nearest = min(states, key=lambda k: abs(k - kappa))
+        st = teacher_student_finite(alpha, math.inf, kappa=kappa, start=states[nearest], tol=1e-12)
+        states[kappa] = (st.q, st.r)
+        return st.free_entropy
+
+    kappa, step = 0.0, 0.05
+    while entropy(kappa + step) > 0:
+        kappa += step
+        if kappa > 5:
+            raise SolverConvergenceError(f"teacher_max_margin: entropy still positive at kappa = {kappa} (alpha = {alpha})")
+    root = optimize.brentq(entropy, kappa, kappa + step, xtol=1e-10)
+    q, r = states[root]
+    return TeacherMaxMargin(alpha, root, q, r, math.acos(r) / math.pi)
 
 
 # ============================================================================ teacher–student (β = ∞)

@@ -331,3 +331,38 @@ def test_scan_starts_where_the_saddle_point_exists():
         sp_.franz_parisi(0.6, 0.001, kappa_ref=sp_.max_margin(0.6))
     m = sp_.ogp_gap(0.6)
     assert m.scan[0].distance > 0.001 and m.kind == "none" and m.dense
+
+
+def test_teacher_margin_channel_against_a_direct_double_integral_and_its_gradient():
+    """G_E(q, R; κ) = 2∫_{λ>0}Dλ∫Dz ln H((κ − Rλ − √(q−R²)z)/√(1−q)) at β = ∞ (mpmath, 20 digits) against the panel
+    rule of ``_ts_finite_terms``, and its conjugates q̂ = −2α∂_qG_E, R̂ = α∂_RG_E against central differences
+    (step 10⁻⁵: truncation O(10⁻¹⁰·G‴), far below the 10⁻⁷ tolerance)."""
+    q, r, kappa, alpha = 0.6, 0.4, 0.3, 1.0
+    mp.mp.dps = 20
+    s = mp.sqrt(q - r * r)
+    inner = lambda lam: mp.quad(lambda z: mp.npdf(z) * mp.log(mp.ncdf(-(kappa - r * lam - s * z) / mp.sqrt(1 - q))),  # noqa: E731
+                                [-mp.inf, 0, mp.inf])
+    ref = 2 * mp.quad(lambda lam: mp.npdf(lam) * inner(lam), [0, 2, mp.inf])
+    qhat, rhat, g_e = sp_._ts_finite_terms(q, r, alpha, math.inf, kappa)
+    assert abs(g_e - float(ref)) < 1e-10
+    h = 1e-5
+    d_q = (sp_._ts_finite_terms(q + h, r, alpha, math.inf, kappa)[2] - sp_._ts_finite_terms(q - h, r, alpha, math.inf, kappa)[2]) / (2 * h)
+    d_r = (sp_._ts_finite_terms(q, r + h, alpha, math.inf, kappa)[2] - sp_._ts_finite_terms(q, r - h, alpha, math.inf, kappa)[2]) / (2 * h)
+    assert abs(qhat + 2 * alpha * d_q) < 1e-7 and abs(rhat - alpha * d_r) < 1e-7
+
+
+def test_teacher_max_margin_is_the_zero_entropy_margin_and_starts_on_the_nishimori_line():
+    """κ = 0 at β = ∞ is the Nishimori line (q = R = q_RS, the version-space entropy); at κ_max the margin-κ entropy
+    vanishes, the teacher overlap lies between the Gibbs one (q_RS) and 1 (the flattest configurations generalize
+    better than typical ones), and κ_max exceeds the storage problem's; beyond α_GD it raises."""
+    bayes = sp_.teacher_student_rs(0.5)
+    zero = sp_.teacher_student_finite(0.5, math.inf, kappa=0.0, start=(0.3, 0.29), tol=1e-12)
+    assert abs(zero.q - bayes.q) < 1e-9 and abs(zero.r - bayes.q) < 1e-9
+    assert abs(zero.free_entropy - bayes.free_entropy) < 1e-9
+    mm = sp_.teacher_max_margin(0.5)
+    at = sp_.teacher_student_finite(0.5, math.inf, kappa=mm.kappa, start=(mm.q, mm.r), tol=1e-12)
+    assert abs(at.free_entropy) < 1e-9
+    assert bayes.q < mm.r < 1 and mm.generalization_error < bayes.generalization_error
+    assert mm.kappa > sp_.max_margin(0.5)
+    with pytest.raises(ParameterError, match="alpha"):
+        sp_.teacher_max_margin(1.3)
