@@ -178,14 +178,15 @@ def _series_panel(ax, point, columns, labels, theory, z_star, *, degree: int, co
         caption="Exhaustive enumeration against N = ∞ replica theory (open diamonds at 1/N = 0; points ±z*·se, lines the "
                 "weighted fits in 1/N). (a) Storage at α = ½: entropy s and free entropies φ(β = 2, 3) (linear fit). "
                 "(b) Mean critical load E[M_c]/N with the a + b/N + c/N² fit, the Krauth–Mézard α_KM (diamond) and the "
-                "annealed capacity 1 (dashed). (c) Teacher–student at α = ½: version-space entropy and Gibbs ε_g, the maximum "
-                "margin κ_max and the maximum-margin configuration's ε_g (RS: 0.3631, below the typical 0.4053, dotted); "
-                "α = 1 is in the data, not drawn (not asserted).", panels=(1, 3),
-        aspect=2.0)
+                "annealed capacity 1 (dashed). (c) Teacher–student at α = ½: version-space entropy, the Gibbs ε_g of a typical "
+                "solution and the ε_g of the maximum-margin configuration (RS 0.3631: the flattest solution generalizes "
+                "better). (d) Its margin κ_max against the margin-κ RS zero-entropy point, with the storage problem's "
+                "κ_max (random labels, dashed). α = 1 is in the data, not drawn (not asserted).", panels=(1, 4),
+        aspect=2.6)
 def fig_enumeration(verdicts):
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, 3)
+    fig, axes = plt.subplots(1, 4)
     thermo = verdicts["perceptron.enumeration_thermodynamics"].points[0]
     rows = _series_panel(axes[0], thermo, (0, 1, 2), ("entropy s", "φ(β = 2)", "φ(β = 3)"), thermo.theory.value[:3],
                          verdicts["perceptron.enumeration_thermodynamics"].z_star, degree=1, colors=("C0", "C1", "C2"))
@@ -195,16 +196,19 @@ def fig_enumeration(verdicts):
     axes[1].axhline(1.0, color="0.5", ls="--", lw=0.6, label="annealed capacity 1")
     ts = verdicts["perceptron.teacher_student_enumeration"].points[0]
     columns = ts.info["columns"]
-    shown = [k for k, c in enumerate(columns) if c.endswith(f"alpha={ts.params['alphas'][0]:g}")]
-    names = ("version-space entropy", r"Gibbs $\varepsilon_g$", r"max margin $\kappa_{max}$",
-             r"max-margin $\varepsilon_g$")
-    rows += _series_panel(axes[2], ts, tuple(shown), names, [ts.info["rs"][k] for k in shown],
-                          verdicts["perceptron.teacher_student_enumeration"].z_star, degree=2,
-                          colors=("C4", "C5", "C6", "C7"))
-    axes[2].axhline(ts.rivals["typical_generalization"].value[3], color="C7", ls=":", lw=0.6)
+    ts_star = verdicts["perceptron.teacher_student_enumeration"].z_star
+    entropy, gibbs, margin, flat = [k for k, c in enumerate(columns) if c.endswith(f"alpha={ts.params['alphas'][0]:g}")]
+    rows += _series_panel(axes[2], ts, (entropy, gibbs, flat),
+                          ("version-space entropy", r"Gibbs $\varepsilon_g$", r"max-margin $\varepsilon_g$"),
+                          [ts.info["rs"][k] for k in (entropy, gibbs, flat)], ts_star, degree=2,
+                          colors=("C4", "C5", "C7"))
+    rows += _series_panel(axes[3], ts, (margin,), (r"max margin $\kappa_{max}$",), [ts.info["rs"][margin]], ts_star,
+                          degree=2, colors=("C6",))
+    axes[3].axhline(ts.rivals["storage_margin"].value[2], color="C6", ls="--", lw=0.6, label=r"storage $\kappa_{max}$")
     axes[0].set_ylabel(r"$s,\ \varphi$")
     axes[1].set_ylabel(r"$\mathrm{E}[M_c]/N$")
-    axes[2].set_ylabel(r"entropy, $\varepsilon_g$, $\kappa_{max}$")
+    axes[2].set_ylabel(r"entropy, $\varepsilon_g$")
+    axes[3].set_ylabel(r"$\kappa_{max}$")
     axes[0].plot([], [], "D", mfc="none", ms=4, color="0.3", label=r"replica theory, N = $\infty$")
     axes[0].plot([], [], "-", lw=0.6, color="0.3", label="weighted fit in 1/N")
     figure_legend(fig, axes, ncols=3)
