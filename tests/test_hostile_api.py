@@ -87,6 +87,7 @@ VALID: dict[str, Callable[[], dict]] = {
     'solvers.perceptron.ogp_gap': lambda: {'alpha': 0.74},
     'solvers.perceptron.rs_storage': lambda: {'alpha': 0.5},
     'solvers.perceptron.storage_capacity': lambda: {},
+    'solvers.perceptron.teacher_max_margin': lambda: {'alpha': 1.0},
     'solvers.perceptron.teacher_student_finite': lambda: {'alpha': 1.2, 'beta': 2.0},
     'solvers.perceptron.teacher_student_rs': lambda: {'alpha': 1.1},
     'solvers.perceptron.teacher_student_transitions': lambda: {},
