@@ -809,8 +809,7 @@ class TeacherStudentAMP(Claim):
             m_pat = int(round(a * cfg.n))
             vals, signs = [], []
             for inst in child.spawn(cfg.instances):
-                x = inst.standard_normal((m_pat, cfg.n))
-                y = np.where(x.sum(axis=1) >= 0, 1.0, -1.0)  # teacher W* = (1, …, 1): a gauge for Gaussian ξ
+                x, y = _teacher_patterns(cfg.n, m_pat, inst)
                 m, t = bayes_amp(x * y[:, None], rng=inst)
                 vals.append(float(m.mean()))
                 signs.append(float(np.mean(np.where(m >= 0, 1.0, -1.0))))

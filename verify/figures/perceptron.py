@@ -14,7 +14,8 @@ SIM = "simulation (±z*·se)"
 @figure("perceptron_storage", claims=("perceptron.message_passing",),
         caption="(a) RS zero-temperature entropy s(α) (line) against the annealed ln2(1 − α) (dashed), α_KM marked. "
                 "(b) Frozen-1RSB ground-state errors per pattern above capacity. (c) Reinforced-AMP success rate "
-                "(N = 1000, dots with 95 % Clopper–Pearson intervals; open: probes, measured and not asserted) against α, "
+                "(N = 1000, dots with 95 % Clopper–Pearson intervals; open, at paper scale only: probes, measured and not "
+                "asserted) against α, "
                 "with α_KM (vertical): the algorithm fails before capacity.", panels=(1, 3), aspect=1.6)
 def fig_storage(verdicts):
     import matplotlib.pyplot as plt
