@@ -46,6 +46,8 @@ __all__ = [
     "DMFTCorrelations",
     "dmft_correlations",
     "fd_plot_theory",
+    "IntegratedFDRatio",
+    "integrated_fd_ratio",
 ]
 
 
@@ -511,3 +513,78 @@ def fd_plot_theory(eigs: NDArray, *, temperature: float, dt: float, n_steps: int
         tch.append(temperature * np.sum(weights * chi))
         cc.append(np.sum(weights * np.where(free, 1.0, 1 - one_minus_power(lag)) * var))
     return np.array(tch), np.array(cc)
+
+
+@dataclass(frozen=True)
+class IntegratedFDRatio:
+    r"""Integrated FD ratio :math:`\bar X(t,t_w) = T\chi(t,t_w)/[C(t,t) - C(t,t_w)]` per waiting time, N = ∞, for
+    Euler–Maruyama Langevin from w(0) = 0 (λ = 0), and the two pictures it is compared with.
+
+    Attributes
+    ----------
+    aging : ndarray
+        The dynamics as it is: every mode started at t = 0 (the theory).
+    equilibrium : ndarray
+        Every mode in the simulated chain's stationary state: the FDT of the Euler chain (1 up to its
+        O(κ dt) factor).
+    two_temperature : ndarray
+        The row space in that stationary state, the N − P frozen directions diffusing freely from t = 0
+        (X = ½ there): the null-space picture of the violation (equals ``equilibrium`` for α ≥ 1).
+    """
+
+    aging: NDArray
+    equilibrium: NDArray
+    two_temperature: NDArray
+
+
+@checked_arguments
+def integrated_fd_ratio(alpha: float, *, dt: float, n_steps: int, wait_steps: ArrayLike, n: int | None = None,
+                        rtol: float = 1e-8) -> IntegratedFDRatio:
+    r"""The whole system's integrated FD ratio at N = ∞ for the Euler–Maruyama chain
+    :math:`w \leftarrow (1 - dt\,A^\top A)w + dt\,A^\top y + \sqrt{2T dt}\,\xi`, w(0) = 0, exact in discrete time.
+
+    Per Hessian mode κ (a = 1 − κdt, lag m = n − n_w): :math:`\chi = (1-a^m)/\kappa` and, from w(0) = 0,
+    :math:`C(t,t_w) = a^m\,2Tdt(1-a^{2n_w})/(1-a^2)` (:func:`fd_plot_theory`); averaged over the MP law μ_α with
+    its atom (1 − α)₊ at κ = 0. In the chain's stationary state a mode's variance is T/(κ(1 − κdt/2)), so there
+    :math:`C(t,t)-C(t,t_w) = T\chi/(1-\kappa dt/2)` (the discrete-time FDT); a κ = 0 mode never equilibrates and
+    gives :math:`C(t,t)-C(t,t_w) = 2Tdt\,m = 2T\chi` (X = ½). T cancels from every ratio. The MP average uses
+    n nodes (:func:`mp_quadrature`; default as :func:`response` at t = n·dt), checked against n/2 to ``rtol``.
+
+    Reference: Cugliandolo & Kurchan (1993) for the integrated ratio; spec double_descent.md §1, §3 (FD row), §4.3.
+
+    Raises
+    ------
+    SolverConvergenceError
+        If the n- and n/2-node rules differ by more than ``rtol`` (relative).
+    """
+    check_range("alpha", alpha, low=0, high=MAX_ALPHA, low_open=True)
+    check_range("dt", dt, low=0, low_open=True)
+    check_int("n_steps", n_steps, low=1, high=int(T_MAX))
+    waits = check_shape("wait_steps", np.asarray(wait_steps, int), (None,))
+    if np.any(waits < 0) or np.any(waits >= n_steps):
+        raise ParameterError(f"wait_steps = {waits.tolist()} are outside [0, n_steps = {n_steps}): the ratio needs "
+                             "a positive lag")
+    if dt * (1 + math.sqrt(alpha)) ** 2 >= 2:
+        raise ParameterError(f"dt = {dt} is outside (0, 2/s_+ = {2 / (1 + math.sqrt(alpha)) ** 2:g}): the Euler step "
+                             "is unstable")
+    check_range("rtol", rtol, low=0, high=1, low_open=True)
+    nn = _nodes_for(n_steps * dt, n)
+    with_final = np.append(waits, n_steps)
+
+    def rule(k: int) -> NDArray:
+        s_, w_, atom = mp_quadrature(alpha, k)
+        eig, wts = np.append(s_, 0.0), np.append(w_, atom)
+        tchi, corr = fd_plot_theory(eig, temperature=1.0, dt=dt, n_steps=n_steps, wait_steps=with_final, weights=wts)
+        stationary = 1.0 / (1.0 - eig * dt / 2)
+        chi_eq = fd_plot_theory(eig, temperature=1.0, dt=dt, n_steps=n_steps, wait_steps=with_final,
+                                weights=wts * stationary)[0]
+        chi_null = atom * dt * (n_steps - with_final)
+        return np.stack([tchi[:-1], corr[-1] - corr[:-1], chi_eq[:-1], (chi_eq - chi_null + 2 * chi_null)[:-1]])
+
+    val, half = rule(nn), rule(nn // 2)
+    err = np.abs(val - half)
+    if np.any(err > rtol * np.abs(val)):
+        raise SolverConvergenceError(f"integrated_fd_ratio: quadrature with n = {nn} and n/2 nodes differ by "
+                                     f"{float(np.max(err / np.abs(val))):.2g} (relative) > rtol = {rtol:g}; raise n")
+    tchi, aging, eq, two_t = val
+    return IntegratedFDRatio(tchi / aging, tchi / eq, tchi / two_t)

@@ -127,3 +127,57 @@ def test_noiseless_threshold_is_finite():
     """At α = 1 without noise the ridgeless error is the (vanishing) bias, not a division by zero."""
     assert sd.test_error(1.0, signal=1.0) == 0.0
     assert sd.test_error(1.0, noise=1.0) == math.inf
+
+
+@pytest.mark.parametrize("alpha", [0.9, 1.0, 1.2])
+def test_integrated_fd_ratio_tends_to_the_continuous_mp_theory_and_the_dmft(alpha):
+    r"""dt → 0: the Euler chain's ratio is the continuous-time one plus a dt + b dt² + …, so the Richardson
+    combinations R(dt) = 2X(dt/2) − X(dt) converge at O(dt²); the finer one, R(dt/2), must equal
+    ∫₀^τR / [C(t,t) − C(t,t_w)] from the MP quadrature (:func:`response`, :func:`correlation`) within the
+    difference of the two extrapolants |R(dt) − R(dt/2)| (≈ 3× its own error). The single-site DMFT,
+    Richardson-extrapolated in its grid H, must agree with the same MP values within its stated error
+    |D(H/2) − D(H)|/3 (second-order scheme)."""
+    from scipy.integrate import cumulative_trapezoid, quad
+
+    t, fractions = 10.0, np.array([0.1, 0.25, 0.5, 0.75])
+    chi = np.array([quad(lambda s: sd.response([s], alpha)[0], 0, t - x, epsabs=1e-12)[0] for x in fractions * t])
+    drop = np.array([sd.correlation(t, t, alpha) - sd.correlation(t, x, alpha) for x in fractions * t])
+    continuous = chi / drop
+    ratios = []
+    for dt in (0.02, 0.01, 0.005):
+        n = int(round(t / dt))
+        ratios.append(sd.integrated_fd_ratio(alpha, dt=dt, n_steps=n, wait_steps=np.round(fractions * n).astype(int)).aging)
+    assert np.all(np.abs(ratios[2] - ratios[1]) > 1e-4)  # the discrete chain differs from the continuous one at O(dt)
+    coarse_r, fine_r = 2 * ratios[1] - ratios[0], 2 * ratios[2] - ratios[1]
+    assert np.all(np.abs(fine_r - continuous) <= np.abs(coarse_r - fine_r))
+
+    def dmft(H: float) -> np.ndarray:
+        resp = sd.dmft_response(alpha, t_max=t, h=H / 10)
+        corr = sd.dmft_correlations(alpha, signal=0.0, noise=0.0, temperature=1.0, t_max=t, H=H, stride=10)
+        m = len(corr.t) - 1
+        integral = cumulative_trapezoid(resp.response, resp.tau, initial=0.0)
+        return np.interp(t - fractions * t, resp.tau, integral) / (corr.weight[m, m] - corr.weight[m, np.round(fractions * t / H).astype(int)])
+
+    coarse, fine = dmft(0.05), dmft(0.025)
+    stated = np.abs(fine - coarse) / 3
+    assert np.all(np.abs(fine + (fine - coarse) / 3 - continuous) <= stated)
+
+
+def test_integrated_fd_ratio_limits_and_rivals():
+    """Free modes give X̄ = ½ (α → 0 is all atom); a stationary Euler mode has variance T/(κ(1 − κdt/2)), so the
+    equilibrium rival is Σwχ/Σwχ/(1 − κdt/2) < 1 and tends to 1 with dt; above the threshold the two-temperature
+    picture is the equilibrium one."""
+    n, waits = 200, np.array([20, 100, 150])
+    small = sd.integrated_fd_ratio(1e-6, dt=0.05, n_steps=n, wait_steps=waits)
+    assert np.allclose(small.aging, 0.5, atol=1e-5)
+    above = sd.integrated_fd_ratio(1.2, dt=0.05, n_steps=n, wait_steps=waits)
+    assert np.array_equal(above.equilibrium, above.two_temperature)
+    assert np.all(above.equilibrium < 1) and np.all(above.aging < above.equilibrium)
+    fine = sd.integrated_fd_ratio(1.2, dt=0.0005, n_steps=20000, wait_steps=waits * 100)
+    assert np.all(np.abs(fine.equilibrium - 1) < 0.5e-3 * (1 + 1.2**0.5) ** 2)  # κ dt/2 ≤ s₊ dt/2
+    below = sd.integrated_fd_ratio(0.9, dt=0.05, n_steps=n, wait_steps=waits)
+    assert np.all((0.5 < below.aging) & (below.aging < below.two_temperature) & (below.two_temperature < below.equilibrium))
+    with pytest.raises(ParameterError, match="wait_steps"):
+        sd.integrated_fd_ratio(1.0, dt=0.05, n_steps=n, wait_steps=[20, 200])
+    with pytest.raises(ParameterError, match="unstable"):
+        sd.integrated_fd_ratio(1.0, dt=0.6, n_steps=n, wait_steps=[20])

@@ -224,3 +224,54 @@ def test_log_slope_z_is_standard_normal_for_skewed_replicates():
         z[i] = (slope - _log_slope(eps, exact, ses[i])[0]) / slope_se
     assert abs(z.mean()) < 4 / np.sqrt(runs)
     assert abs(z.std() - 1) < 4 / np.sqrt(2 * runs)
+
+
+def test_batched_langevin_twins_equal_one_design_at_a_time():
+    """A stack of designs runs as one batched product: at T = 0 the replicas' states and the twins' shifts (noise-free
+    recursions) must equal the one-design kernel's for each design, given the same patterns, to round-off."""
+    from gentheory.verify.double_descent import langevin_twins
+
+    N, P, D, M, dt, steps = 20, 14, 3, 4, 0.05, 30
+    waits = np.array([0, 10, 25, 30])
+    rng = np.random.default_rng(5)
+    A = rng.standard_normal((D, P, N)) / np.sqrt(N)
+    y = rng.standard_normal((D, P))
+    batched = langevin_twins(A, y, temperature=0.0, dt=dt, n_steps=steps, wait_steps=waits, replicas=M, field=0.2,
+                             rng=np.random.default_rng(1))
+    assert batched["final"].shape == (D, N, M) and batched["twin_shift"].shape == (len(waits), D, N, M)
+    for d in range(D):
+        prop = np.eye(N) - dt * (A[d].T @ A[d])
+        w = np.zeros(N)
+        for _ in range(steps):
+            w = prop @ w + dt * (A[d].T @ y[d])
+        # round-off of `steps` products of length N with |I − dt K| ≤ 1, twice for two summation orders
+        scale = max(np.max(np.abs(w)), 1.0)
+        tol = 2 * steps * (N + 3) * EPS * scale
+        assert np.max(np.abs(batched["final"][d] - w[:, None])) < tol
+        u = batched["patterns"][d]
+        for j, nw in enumerate(waits):
+            expected = sum((np.linalg.matrix_power(prop, i) for i in range(steps - nw)), np.zeros((N, N))) @ (dt * 0.2 * u)
+            assert np.max(np.abs(batched["twin_shift"][j, d] - expected)) < tol
+
+
+def test_batched_fd_plot_refuses_a_projector():
+    rng = np.random.default_rng(0)
+    A = rng.standard_normal((2, 5, 8)) / np.sqrt(8)
+    run = vd.langevin_twins(A, np.zeros((2, 5)), temperature=0.1, dt=0.05, n_steps=4, wait_steps=np.array([1, 4]),
+                            replicas=3, field=1.0, rng=rng)
+    t_chi, corr = vd.fd_plot_measured(run, temperature=0.1, field=1.0, projector=None)
+    assert t_chi.shape == corr.shape == (2, 2)
+    with pytest.raises(ParameterError, match="projector"):
+        vd.fd_plot_measured(run, temperature=0.1, field=1.0, projector=np.eye(8))
+    with pytest.raises(ParameterError, match="A has shape"):
+        vd.langevin_twins(A, np.zeros(5), temperature=0.1, dt=0.05, n_steps=4, wait_steps=np.array([1, 4]),
+                          replicas=3, field=1.0, rng=rng)
+
+
+def test_aging_params_validate():
+    with pytest.raises(ParameterError, match="wait_fractions"):
+        vd.AgingParams(alpha=1.0, wait_fractions=(0.5, 0.25))
+    with pytest.raises(ParameterError, match="wait_fractions"):
+        vd.AgingParams(alpha=1.0, wait_fractions=(0.5, 1.0))
+    with pytest.raises(ParameterError, match="distinct"):
+        vd.AgingParams(alpha=1.0, t_obs=0.1, wait_fractions=(0.1, 0.2)).steps(0.05)
