@@ -174,16 +174,19 @@ test_error.__test__ = False  # a physics function, not a pytest test (when this 
 
 @checked_arguments
 def gd_test_error(alpha: float, *, lr: float, steps: int, lam: float = 0.0, signal: float = 1.0,
-                  noise: float = 0.0, init: float = 0.0, n: int | None = None, rtol: float = 1e-8) -> float:
-    r"""Excess test error after ``steps`` of discrete gradient descent with step ``lr`` (T = 0), N = ∞.
+                  noise: float = 0.0, init: float = 0.0, temperature: float = 0.0, n: int | None = None,
+                  rtol: float = 1e-8) -> float:
+    r"""Excess test error after ``steps`` of discrete gradient descent with step ``lr``, N = ∞; with
+    ``temperature`` T > 0 the Euler–Maruyama Langevin chain :math:`w \leftarrow w - \eta\nabla L + \sqrt{2T\eta}\,\xi`.
 
-    Same per-mode form as gradient flow with :math:`E = (1 - \eta\kappa)^n` and
-    :math:`G = \sum_{k<n}\eta(1-\eta\kappa)^k = (1 - E)/\kappa`; GD is stable iff
-    :math:`\eta < 2/(s_+ + \lambda)`.
+    Same per-mode form as gradient flow with :math:`E = (1 - \eta\kappa)^n`,
+    :math:`G = \sum_{k<n}\eta(1-\eta\kappa)^k = (1 - E)/\kappa` and the thermal variance
+    :math:`2T\eta\sum_{k<n}(1-\eta\kappa)^{2k} = 2T\eta(1-E^2)/(1-(1-\eta\kappa)^2)` (→ 2Tηn at κ = 0); GD is
+    stable iff :math:`\eta < 2/(s_+ + \lambda)`.
     """
     _check_common(alpha, lam)
     check_int("steps", steps, low=0, high=int(T_MAX))
-    for name, v in (("signal", signal), ("noise", noise), ("init", init)):
+    for name, v in (("signal", signal), ("noise", noise), ("init", init), ("temperature", temperature)):
         check_range(name, v, low=0)
     s_plus = (1 + math.sqrt(alpha)) ** 2
     check_range("lr", lr, low=0, high=2 / (s_plus + lam), low_open=True, high_open=True,
@@ -194,7 +197,10 @@ def gd_test_error(alpha: float, *, lr: float, steps: int, lam: float = 0.0, sign
         E = (1 - lr * kappa) ** steps
         with np.errstate(divide="ignore", invalid="ignore"):
             G = np.where(kappa > 0, (1 - E) / kappa, lr * steps)
-        return signal * (E + lam * G) ** 2 + init * E**2 + noise * x * G**2
+            # 1 − E² and 1 − a² without cancellation at small ηκ
+            shrink = lr * kappa * (2 - lr * kappa)
+            thermal = np.where(kappa > 0, -np.expm1(2 * steps * np.log1p(-lr * kappa)) / shrink, steps)
+        return signal * (E + lam * G) ** 2 + init * E**2 + noise * x * G**2 + 2 * temperature * lr * thermal
 
     return float(_integrate(f, alpha, _nodes_for(lr * steps, n), rtol, "gd_test_error"))
 
@@ -467,8 +473,11 @@ def dmft_correlations(alpha: float, *, lam: float = 0.0, signal: float = 1.0, no
     C0 = ((init + signal) * np.outer(Rv, Rv) + lam * signal * (np.outer(Rv, Iv) + np.outer(Iv, Rv))
           + lam**2 * signal * np.outer(Iv, Iv) + thermal)
     noise_r = noise * np.outer(Q, Q)
+    # C_v ← C⁰ + α K_v(K_r C_v K_rᵀ + σ²QQᵀ)K_vᵀ with the constant parts folded: two products per iteration
+    chain = Kv @ Kr
+    source = C0 + alpha * Kv @ noise_r @ Kv.T
     try:
-        fp = damped_fixed_point(lambda Cv: C0 + alpha * Kv @ (Kr @ Cv @ Kr.T + noise_r) @ Kv.T, C0, damping=0.0,
+        fp = damped_fixed_point(lambda Cv: source + alpha * chain @ Cv @ chain.T, C0, damping=0.0,
                                 tol=tol, max_iter=max_iter, relative=True, what="dmft_correlations (Picard)")
     except SolverConvergenceError as exc:
         Cv = exc.result["x"]

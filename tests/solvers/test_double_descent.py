@@ -181,3 +181,15 @@ def test_integrated_fd_ratio_limits_and_rivals():
         sd.integrated_fd_ratio(1.0, dt=0.05, n_steps=n, wait_steps=[20, 200])
     with pytest.raises(ParameterError, match="unstable"):
         sd.integrated_fd_ratio(1.0, dt=0.6, n_steps=n, wait_steps=[20])
+
+
+@pytest.mark.parametrize("alpha, lam", [(0.5, 0.0), (1.0, 0.05), (2.0, 0.1)])
+def test_langevin_chain_error_tends_to_the_continuous_thermal_learning_curve(alpha, lam):
+    """The Euler–Maruyama chain's ε_g (gd_test_error with T > 0) is the continuous one (test_error) plus O(dt): the
+    finer Richardson combination must equal it within the difference of two successive combinations."""
+    model = {"lam": lam, "signal": 1.0, "noise": 0.25, "temperature": 0.05}
+    t = 10.0
+    chain = [sd.gd_test_error(alpha, lr=dt, steps=int(round(t / dt)), **model) for dt in (0.04, 0.02, 0.01)]
+    coarse, fine = 2 * chain[1] - chain[0], 2 * chain[2] - chain[1]
+    assert abs(chain[2] - chain[1]) > 1e-5
+    assert abs(fine - sd.test_error(alpha, t=t, **model)) <= abs(coarse - fine)

@@ -178,6 +178,45 @@ def fig_aging(verdicts):
     return fig, rows
 
 
+@figure("double_descent_thermal", claims=("double_descent.thermal_dynamics",),
+        caption="Test error of weight-space Langevin at T = 0.05 from w(0) = 0 (dots, ±z*·se; N = 200 at quick scale) "
+                "against the single-site DMFT (lines). Without weight decay below the threshold (α = ½, λ = 0) the frozen "
+                "directions diffuse and ε_g grows without bound (dotted: the same without their diffusion); with λ = 0.05 "
+                "it relaxes towards the Gibbs value (dashed) on the time scale 1/λ.", width="half", aspect=1.3)
+def fig_thermal(verdicts):
+    import matplotlib.pyplot as plt
+
+    from gentheory.verify.claims import get_claim
+
+    verdict = verdicts["double_descent.thermal_dynamics"]
+    claim = get_claim("double_descent.thermal_dynamics")
+    fig, ax = plt.subplots()
+    rows = []
+    for c, pt in enumerate(verdict.points):
+        params = claim.Params(**pt.params)
+        grid = 0.05
+        corr = sd.dmft_correlations(params.alpha, lam=params.lam, signal=params.signal, noise=params.noise,
+                                    temperature=params.temperature, t_max=params.times[-1], H=grid, stride=5)
+        label = f"α = {params.alpha:g}, λ = {params.lam:g}"
+        ax.plot(corr.t, corr.test_error, "-", lw=0.8, color=f"C{c}", label=label)
+        eq = pt.rivals["equilibrium"].value
+        if np.all(np.isfinite(eq)):
+            ax.axhline(float(np.asarray(eq).flat[0]), color=f"C{c}", ls="--", lw=0.6)
+        frozen = np.asarray(pt.rivals["frozen_null_space"].value, float)
+        if params.lam == 0 and np.all(np.isfinite(frozen)):
+            ax.plot(params.times, frozen, ":", color=f"C{c}", lw=0.8)
+        simulation_errorbar(ax, params.times, pt.measured.value, pt.measured.stderr, verdict.z_star, color=f"C{c}")
+        rows += [{"alpha": params.alpha, "lam": params.lam, "t": t, "measured": float(m), "se": float(e), "theory": float(th)}
+                 for t, m, e, th in zip(params.times, pt.measured.value, pt.measured.stderr, pt.theory.value)]
+    ax.plot([], [], "k--", lw=0.6, label="equilibrium (Gibbs)")
+    ax.plot([], [], "k:", lw=0.8, label="frozen null space")
+    ax.plot([], [], "ko", ms=3, label="Langevin (±z*·se)")
+    ax.set_xlabel("t")
+    ax.set_ylabel(r"$\varepsilon_g(t)$")
+    figure_legend(fig, [ax], ncols=2)
+    return fig, rows
+
+
 @figure("double_descent_scaling", claims=("double_descent.critical_slowing", "double_descent.smallest_eigenvalue"),
         caption="(a) Response collapse: R(τ)√τ against x = τ(1 − √α)² for α = 0.5, 0.8, 0.9 (below, rising to the "
                 "London plateau 2√x) and α = 1.1, 1.25, 2 (above) from the MP quadrature, with the scaling functions "
