@@ -763,6 +763,136 @@ class ThermalTestError(Claim):
                            aux={"times": np.array(p.times), "per_design": err})
 
 
+@dataclass(frozen=True, kw_only=True)
+class PeakParams:
+    """Ridge λ, label-noise variance σ² (teacher 0: the variance alone) and the loads α = 1 + oλ of the window
+    (``offsets`` o) through which the peak is fitted."""
+
+    lam: float
+    noise: float = 1.0
+    offsets: tuple[float, ...] = (0.0, 0.5, 1.0, 1.5, 2.0)
+
+    def __post_init__(self) -> None:
+        check_range("lam", self.lam, low=0, low_open=True, high=1)
+        check_range("noise", self.noise, low=0, low_open=True)
+        object.__setattr__(self, "offsets", tuple(float(o) for o in self.offsets))
+        if len(self.offsets) < 4 or list(self.offsets) != sorted(set(self.offsets)) or self.offsets[0] < -1:
+            raise ParameterError(f"offsets = {self.offsets}: need >= 4 increasing distinct offsets >= -1 (a parabola "
+                                 "and a check)")
+
+    @property
+    def alphas(self) -> NDArray:
+        return 1 + self.lam * np.array(self.offsets)
+
+
+@dataclass(frozen=True, kw_only=True)
+class PeakConfig:
+    """Size N, designs (each shared by every load of the window: common random numbers), noise draws per design."""
+
+    n_features: int = 400
+    designs: int = 100
+    draws: int = 16
+
+    def __post_init__(self) -> None:
+        check_int("n_features", self.n_features, low=10)
+        check_int("designs", self.designs, low=3)
+        check_int("draws", self.draws, low=1)
+
+
+def parabola_vertex(x: NDArray, samples: NDArray) -> tuple[NDArray, NDArray, NDArray]:
+    r"""Vertex (location, height) of the least-squares parabola a + bx + cx² through the replicate means of
+    ``samples`` (R, len(x)), with delta-method standard errors from the replicates' covariance (the loads share
+    each replicate, so their covariance enters): location −b/2c, height a − b²/4c. Returns (vertex, se, the
+    parabola's coefficients). One replicate (R = 1) gives the vertex of a deterministic curve, se 0."""
+    x = np.asarray(x, float)
+    design = np.column_stack([np.ones_like(x), x, x * x])
+    solve = np.linalg.pinv(design)  # (3, len(x)): β = L ε̄
+    mean = samples.mean(axis=0)
+    a, b, c = solve @ mean
+    if c >= 0:
+        raise ParameterError(f"the fitted parabola opens upwards (c = {c:.3g}): the window holds no maximum")
+    vertex = np.array([-b / (2 * c), a - b * b / (4 * c)])
+    grad_beta = np.array([[0.0, -1 / (2 * c), b / (2 * c * c)], [1.0, -b / (2 * c), b * b / (4 * c * c)]])
+    grad = grad_beta @ solve  # (2, len(x))
+    if len(samples) < 2:
+        return vertex, np.zeros(2), np.array([a, b, c])
+    cov = np.cov(samples, rowvar=False, ddof=1) / len(samples)
+    return vertex, np.sqrt(np.einsum("ij,jk,ik->i", grad, cov, grad)), np.array([a, b, c])
+
+
+#: finite-N bias of the fitted vertex, |E v_N − v_∞| ≤ PEAK_FINITE_N / N per element (location, height): a spectral
+#: pilot (docs/calibration.md, 'Sizing notes') found N·bias constant in N = 100–400, at most 0.44 ± 0.10 and
+#: 0.52 ± 0.07; the bounds are those plus 2 SE, rounded up
+PEAK_FINITE_N = (0.7, 0.7)
+
+
+@register
+class RidgePeak(Claim):
+    id = "double_descent.ridge_peak"
+    statement = ("Ridge regression trained to its minimum on Gaussian designs (N = 400; noise-only labels): the variance "
+                 "peak over α sits at α* = 1 + λ, not at the interpolation threshold, with height "
+                 "σ²[√(1+λ)/(2√λ) − ½] (exact), for λ = 0.05, 0.1, 0.2 — both read off the parabola fitted through "
+                 "α = 1 + oλ, o = 0…2, and compared with the same fit of the N = ∞ curve.")
+    rivals = (Rival("threshold_peak", "The ridge only caps the divergence: the peak stays at the interpolation "
+                    "threshold α = 1, with height ε_var(α = 1) = σ²[1/√(λ(λ+4)) + √λ/(2√(λ+4)) − ½].", nearest=True),)
+    reference = f"{REFERENCE} §3 (ridge peak; Hastie et al. 2019 for the ridge risk)"
+    Params = PeakParams
+    Config = PeakConfig
+    # 40 designs give location SEs 0.003–0.005 (100 gave 0.0019–0.0030 at base seed 20): δ_min ≤ 0.025 with the
+    # finite-N bound 0.0018 (docs/calibration.md, 'Sizing notes')
+    scales = {"quick": PeakConfig(n_features=400, designs=40, draws=64),
+              "paper": PeakConfig(n_features=800, designs=80, draws=64)}
+    relevance = 0.0
+    #: location: half the smallest distance to the rival, λ/2 = 0.025 at λ = 0.05; height: 3 % of the lowest peak
+    #: (0.725 at λ = 0.2), rounded down
+    relevance_abs = (0.025, 0.021)
+    labels = ("peak location", "peak height")
+
+    def sweep(self, scale: str) -> list[PeakParams]:
+        return [PeakParams(lam=lam) for lam in (0.05, 0.1, 0.2)]
+
+    def _window(self, p: PeakParams, values: NDArray) -> tuple[NDArray, NDArray]:
+        vertex, se, _ = parabola_vertex(p.alphas - 1 - p.lam, np.atleast_2d(values))
+        return vertex + np.array([1 + p.lam, 0.0]), se
+
+    def theory(self, p: PeakParams) -> Estimate:
+        # the same fit through the exact N = ∞ variance at the window's loads (quadrature-free closed form)
+        curve = np.array([sd.test_error(float(a), lam=p.lam, signal=0.0, noise=p.noise) for a in p.alphas])
+        vertex, _ = self._window(p, curve)
+        return Estimate(vertex, error_bound=1e-10)
+
+    def rival(self, name: str, p: PeakParams) -> Estimate:
+        return Estimate([1.0, sd.test_error(1.0, lam=p.lam, signal=0.0, noise=p.noise)])
+
+    def simulate(self, p: PeakParams, cfg: PeakConfig, rng: np.random.Generator) -> Observation:
+        """Per design: one X with the window's largest P rows and one noise matrix; each load uses their first P rows
+        (common random numbers), the trained weights are the ridge minimiser (Cholesky solve of AᵀA + λI), the
+        variance |w|²/N averaged over the draws. The vertex of the design-mean curve, with delta-method SEs."""
+        N = cfg.n_features
+        loads = [int(round(a * N)) for a in p.alphas]
+        if any(abs(P / N - a) > 1e-12 for P, a in zip(loads, p.alphas)):
+            raise ParameterError(f"the window's loads {p.alphas.tolist()} are not P/N for integer P at N = {N}")
+        from scipy.linalg import cho_factor, cho_solve
+
+        per_design = np.empty((cfg.designs, len(loads)))
+        for r, child in enumerate(rng.spawn(cfg.designs)):
+            X = child.standard_normal((loads[-1], N)) / math.sqrt(N)
+            xi = math.sqrt(p.noise) * child.standard_normal((loads[-1], cfg.draws))
+            gram, rhs, done = np.zeros((N, N)), np.zeros((N, cfg.draws)), 0
+            for j, P in enumerate(loads):
+                gram += X[done:P].T @ X[done:P]
+                rhs += X[done:P].T @ xi[done:P]
+                done = P
+                w = cho_solve(cho_factor(gram + p.lam * np.eye(N)), rhs)
+                per_design[r, j] = np.mean(np.sum(w * w, axis=0)) / N
+        vertex, se = self._window(p, per_design)
+        return Observation(Estimate(vertex, se, error_bound=np.array(PEAK_FINITE_N) / N, n=cfg.designs,
+                                    dof=cfg.designs - 1),
+                           aux={"alphas": p.alphas, "per_design": per_design},
+                           info={"curve_mean": per_design.mean(axis=0).tolist(),
+                                 "curve_se": stderr(per_design).tolist()})
+
+
 # =========================================================================== fitted variance exponent
 @dataclass(frozen=True, kw_only=True)
 class ExponentParams:

@@ -294,3 +294,28 @@ def test_langevin_iterates_carry_the_exact_thermal_variance():
     assert abs(err.mean() - clean - thermal) < 5 * err.std(ddof=1) / np.sqrt(K)
     with pytest.raises(ParameterError, match="rng"):
         vd.gradient_descent(d, lr=lr, steps=np.array([2]), temperature=T)
+
+
+def test_parabola_vertex_is_exact_on_a_parabola_and_its_se_matches_the_replicate_spread():
+    x = np.array([-1.0, -0.5, 0.0, 0.5, 1.0])
+    curve = 2.0 - 3.0 * (x - 0.2) ** 2
+    vertex, se, coef = vd.parabola_vertex(x, curve[None, :])
+    assert np.allclose(vertex, [0.2, 2.0], rtol=0, atol=1e-13) and np.all(se == 0)
+    # replicates: the curve shifted by a common random level moves the height alone, by that level's mean
+    rng = np.random.default_rng(1)
+    level = rng.standard_normal(50)
+    vertex, se, _ = vd.parabola_vertex(x, curve[None, :] + level[:, None])
+    # the location's variance gᵀΣg is 0 exactly (Σ ∝ 11ᵀ, g ⟂ 1); the quadratic form's rounding leaves O(√ε) of
+    # the height's standard error, from entries of size len(x)·|g|²·var
+    assert abs(vertex[0] - 0.2) < 1e-12 and se[0] < len(x) * np.sqrt(EPS) * se[1]
+    assert abs(vertex[1] - 2.0 - level.mean()) < 1e-12
+    assert abs(se[1] - level.std(ddof=1) / np.sqrt(50)) < 1e-12
+    with pytest.raises(ParameterError, match="opens upwards"):
+        vd.parabola_vertex(x, (1 + x**2)[None, :])
+
+
+def test_peak_params_validate():
+    with pytest.raises(ParameterError, match="offsets"):
+        vd.PeakParams(lam=0.1, offsets=(0.0, 1.0, 2.0))
+    with pytest.raises(ParameterError, match="lam"):
+        vd.PeakParams(lam=0.0)

@@ -217,6 +217,46 @@ def fig_thermal(verdicts):
     return fig, rows
 
 
+@figure("double_descent_ridge_peak", claims=("double_descent.ridge_peak",),
+        caption="Variance of ridge regression trained to its minimum (noise-only labels, σ² = 1) on the window "
+                "α = 1 + oλ, o = 0…2 (dots, ±z*·se; N = 400 at quick scale) against the N = ∞ curve (lines); squares: the "
+                "peak read off the fitted parabola (±z*·se in α); triangles: the same fit through the N = ∞ curve, which "
+                "tends to the exact peak α* = 1 + λ, σ²[√(1+λ)/(2√λ) − ½] (the window's parabola shifts it by ≤ 0.014); "
+                "dotted: the threshold α = 1.", width="half", aspect=1.3)
+def fig_ridge_peak(verdicts):
+    import matplotlib.pyplot as plt
+
+    from gentheory.theory import double_descent as td
+
+    verdict = verdicts["double_descent.ridge_peak"]
+    fig, ax = plt.subplots()
+    rows = []
+    for c, pt in enumerate(verdict.points):
+        lam, noise = pt.params["lam"], pt.params["noise"]
+        alphas = np.asarray(pt.aux["alphas"])
+        grid = np.linspace(0.95, 1 + 3 * lam, 80)
+        ax.plot(grid, [sd.test_error(float(a), lam=lam, signal=0.0, noise=noise) for a in grid], "-", lw=0.8,
+                color=f"C{c}", label=f"λ = {lam:g}")
+        per_design = np.asarray(pt.aux["per_design"])
+        simulation_errorbar(ax, alphas, per_design.mean(axis=0), per_design.std(axis=0, ddof=1) / np.sqrt(len(per_design)),
+                            verdict.z_star, color=f"C{c}")
+        simulation_errorbar(ax, pt.measured.value[0], pt.measured.value[1], pt.measured.stderr[0], verdict.z_star,
+                            horizontal=True, fmt="s", mfc="none", color=f"C{c}")
+        loc, height = td.ridge_peak(lam, noise)
+        ax.plot([float(pt.theory.value[0])], [float(pt.theory.value[1])], "^", ms=4, color="k")
+        rows += [{"lam": lam, "alpha": float(a), "mean": float(m), "theory": sd.test_error(float(a), lam=lam, signal=0.0, noise=noise)}
+                 for a, m in zip(alphas, per_design.mean(axis=0))]
+        rows.append({"lam": lam, "peak_location": float(pt.measured.value[0]), "peak_height": float(pt.measured.value[1]),
+                     "exact_location": float(loc), "exact_height": float(height)})
+    ax.axvline(1.0, color="k", ls=":", lw=0.6)
+    ax.plot([], [], "ks", mfc="none", ms=3, label="fitted peak")
+    ax.plot([], [], "k^", ms=4, label="theory's fitted peak")
+    ax.set_xlabel(r"$\alpha$")
+    ax.set_ylabel(r"$\varepsilon_\mathrm{var}$")
+    figure_legend(fig, [ax], ncols=2)
+    return fig, rows
+
+
 @figure("double_descent_scaling", claims=("double_descent.critical_slowing", "double_descent.smallest_eigenvalue"),
         caption="(a) Response collapse: R(τ)√τ against x = τ(1 − √α)² for α = 0.5, 0.8, 0.9 (below, rising to the "
                 "London plateau 2√x) and α = 1.1, 1.25, 2 (above) from the MP quadrature, with the scaling functions "
