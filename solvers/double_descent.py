@@ -197,9 +197,9 @@ def gd_test_error(alpha: float, *, lr: float, steps: int, lam: float = 0.0, sign
         E = (1 - lr * kappa) ** steps
         with np.errstate(divide="ignore", invalid="ignore"):
             G = np.where(kappa > 0, (1 - E) / kappa, lr * steps)
-            # 1 − E² and 1 − a² without cancellation at small ηκ
+            # (1 − a^{2n})/(1 − a²) with a² = 1 − ηκ(2 − ηκ) ∈ [0, 1) (a may be negative), no cancellation at small ηκ
             shrink = lr * kappa * (2 - lr * kappa)
-            thermal = np.where(kappa > 0, -np.expm1(2 * steps * np.log1p(-lr * kappa)) / shrink, steps)
+            thermal = np.where(kappa > 0, -np.expm1(steps * np.log1p(-shrink)) / shrink, steps)
         return signal * (E + lam * G) ** 2 + init * E**2 + noise * x * G**2 + 2 * temperature * lr * thermal
 
     return float(_integrate(f, alpha, _nodes_for(lr * steps, n), rtol, "gd_test_error"))

@@ -227,6 +227,8 @@ VALID: dict[str, Callable[[], dict]] = {
     'solvers.double_descent.fd_plot_theory': lambda: {'eigs': np.linspace(0.0, 2.0, 5), 'temperature': 0.2, 'dt': 0.02,
                                                       'n_steps': 200, 'wait_steps': np.array([0, 20, 45, 60]),
                                                       'weights': np.full(5, 0.2)},
+    'solvers.double_descent.integrated_fd_ratio': lambda: {'alpha': 0.9, 'dt': 0.05, 'n_steps': 200,
+                                                           'wait_steps': np.array([20, 100])},
     'solvers.grokking.lucas_u': lambda: {'k': np.arange(6), 'p': 1.0, 'q': -1.0},
     'solvers.grokking.decompose': lambda: {'problem': _linear_problem()},
     'solvers.grokking.fixed_point': lambda: {'problem': _linear_problem(), 'lam': 0.01, 'beta': 0.9},
