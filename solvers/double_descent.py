@@ -37,6 +37,7 @@ __all__ = [
     "test_error",
     "train_error",
     "response",
+    "gd_response",
     "correlation",
     "fd_ratio",
     "finite_n_test_error",
@@ -253,6 +254,25 @@ def response(tau: ArrayLike, alpha: float, *, lam: float = 0.0, n: int | None = 
     nn = _nodes_for(float(tau.max()), n)
     out = _integrate(lambda x: np.exp(-(x[:, None] + lam) * tau[None, :]), alpha, nn, rtol, "response")
     return out
+
+
+@checked_arguments
+def gd_response(alpha: float, *, lr: float, steps: ArrayLike, lam: float = 0.0, n: int | None = None,
+                rtol: float = 1e-8) -> NDArray:
+    r"""Response of gradient descent with step η after n steps, :math:`R_n = \int\mu_\alpha(ds)(1-\eta(s+\lambda))^n`
+    (the discrete-time :func:`response`). From an isotropic w(0) independent of the data, the memory overlap
+    w(n)·w(0)/|w(0)|² has mean R_n; at λ = 0 it tends to the London weight (1 − α)₊.
+    """
+    _check_common(alpha, lam)
+    steps = np.atleast_1d(np.asarray(steps))
+    if steps.ndim != 1 or not np.all(steps == np.round(steps)) or np.any(steps < 0) or np.any(steps > T_MAX):
+        raise ParameterError(f"steps = {steps.tolist()[:5]} must be integers in [0, {T_MAX:g}]")
+    s_plus = (1 + math.sqrt(alpha)) ** 2
+    check_range("lr", lr, low=0, high=2 / (s_plus + lam), low_open=True, high_open=True,
+                why="gradient descent diverges beyond 2/(s_+ + λ)")
+    k = steps.astype(float)
+    return _integrate(lambda x: (1 - lr * (x[:, None] + lam)) ** k[None, :], alpha,
+                      _nodes_for(lr * float(k.max()), n), rtol, "gd_response")
 
 
 @checked_arguments

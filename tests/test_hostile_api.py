@@ -227,6 +227,7 @@ VALID: dict[str, Callable[[], dict]] = {
     'solvers.double_descent.fd_plot_theory': lambda: {'eigs': np.linspace(0.0, 2.0, 5), 'temperature': 0.2, 'dt': 0.02,
                                                       'n_steps': 200, 'wait_steps': np.array([0, 20, 45, 60]),
                                                       'weights': np.full(5, 0.2)},
+    'solvers.double_descent.gd_response': lambda: {'alpha': 0.5, 'lr': 0.3, 'steps': np.array([0, 10, 100])},
     'solvers.double_descent.integrated_fd_ratio': lambda: {'alpha': 0.9, 'dt': 0.05, 'n_steps': 200,
                                                            'wait_steps': np.array([20, 100])},
     'solvers.grokking.lucas_u': lambda: {'k': np.arange(6), 'p': 1.0, 'q': -1.0},

@@ -193,3 +193,19 @@ def test_langevin_chain_error_tends_to_the_continuous_thermal_learning_curve(alp
     coarse, fine = 2 * chain[1] - chain[0], 2 * chain[2] - chain[1]
     assert abs(chain[2] - chain[1]) > 1e-5
     assert abs(fine - sd.test_error(alpha, t=t, **model)) <= abs(coarse - fine)
+
+
+@pytest.mark.parametrize("alpha", [0.5, 1.0, 1.5])
+def test_gd_response_is_the_mean_memory_overlap_and_tends_to_the_london_weight(alpha):
+    """R_n = ∫μ(1 − ηs)ⁿ: at n = 0 it is 1; as η → 0 with ηn = t fixed it tends to the continuous response (first
+    order in η: Richardson within the difference of two combinations); at large n (λ = 0) to (1 − α)₊."""
+    r0 = sd.gd_response(alpha, lr=0.3, steps=[0])
+    assert abs(r0[0] - 1) < 1e-10
+    t = 3.0
+    chain = [sd.gd_response(alpha, lr=lr, steps=[int(round(t / lr))])[0] for lr in (0.04, 0.02, 0.01)]
+    coarse, fine = 2 * chain[1] - chain[0], 2 * chain[2] - chain[1]
+    assert abs(fine - sd.response([t], alpha)[0]) <= abs(coarse - fine)
+    if alpha < 1:
+        assert abs(sd.gd_response(alpha, lr=0.3, steps=[20000])[0] - (1 - alpha)) < 1e-8
+    with pytest.raises(ParameterError, match="steps"):
+        sd.gd_response(alpha, lr=0.3, steps=[1.5])

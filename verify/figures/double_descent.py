@@ -13,7 +13,8 @@ SIM = "simulation (±z*·se)"
                                          "double_descent.london_weight"),
         caption="(a) ε_g(∞) against α at N = ∞ (line) with the exact finite-N means (×) and simulations (dots, "
                 "±z*·se); (b) learning curves of gradient descent (dots, N → ∞ extrapolated) against the MP integral "
-                "(lines); (c) the London weight q(∞) = (1 − α)₊ (line) against simulations.", panels=(1, 3), aspect=1.5)
+                "(lines); (c) the memory overlap of GD trajectories (dots, ±z*·se) against the discrete response "
+                "R_n = ∫μ_α(1 − ηs)ⁿ (lines), relaxing to the London weight (1 − α)₊ (dashed).", panels=(1, 3), aspect=1.5)
 def fig_curves(verdicts):
     import matplotlib.pyplot as plt
 
@@ -48,17 +49,23 @@ def fig_curves(verdicts):
     tidy_log_axis(axes[1])
     axes[1].set_xlabel("GD step")
     axes[1].set_ylabel(r"$\varepsilon_g(t)$")
-    pts = verdicts["double_descent.london_weight"].points
-    a = [p.params["alpha"] for p in pts]
-    simulation_errorbar(axes[2], a, [p.measured.value for p in pts], [p.measured.stderr for p in pts],
-                        verdicts["double_descent.london_weight"].z_star)
-    grid = np.linspace(0, 2, 50)
-    axes[2].plot(grid, np.maximum(1 - grid, 0), "k--", lw=0.8, label=r"$(1-\alpha)_+$")
-    axes[2].set_xlabel(r"$\alpha$")
-    axes[2].set_ylabel(r"$q(\infty)$")
+    memory = verdicts["double_descent.london_weight"]
+    shades = plt.get_cmap("viridis")(np.linspace(0.0, 0.85, len(memory.points)))
+    for shade, pt in zip(shades, memory.points):
+        steps = np.asarray(pt.params["steps"])
+        dense = np.unique(np.geomspace(1, steps.max(), 50).astype(int))
+        axes[2].plot(dense, sd.gd_response(pt.params["alpha"], lr=pt.params["lr"], steps=dense), "-", lw=0.8,
+                     color=shade, label=f"q(n), α = {pt.params['alpha']:g}")
+        simulation_errorbar(axes[2], steps, pt.measured.value, pt.measured.stderr, memory.z_star, color=shade)
+        axes[2].axhline(max(1 - pt.params["alpha"], 0.0), color=shade, ls="--", lw=0.5)
+        rows += [{"series": f"memory_alpha={pt.params['alpha']}", "step": int(n), "q": float(q), "theory": float(t)}
+                 for n, q, t in zip(steps, pt.measured.value, pt.theory.value)]
+    axes[2].set_xscale("log")
+    tidy_log_axis(axes[2], "x")
+    axes[2].set_xlabel("GD step")
+    axes[2].set_ylabel(r"$q(n)$")
     figure_legend(fig, axes, ncols=4)
     label_panels(axes)
-    rows += [{"series": "london", "alpha": p.params["alpha"], "q": float(p.measured.value)} for p in pts]
     return fig, rows
 
 
