@@ -761,7 +761,7 @@ class ThermalTestError(Claim):
                  "Krogh & Hertz 1992 (weight noise)")
     Params = ThermalParams
     Config = ThermalConfig
-    scales = {"quick": ThermalConfig(n_features=200, designs=48, draws=16),
+    scales = {"quick": ThermalConfig(n_features=200, designs=64, draws=16),
               "paper": ThermalConfig(n_features=400, designs=64, draws=32)}
     # a 4 % error of ε_g(t) is the smallest that matters: the nearest rivals are 6–15 % away where they differ least
     # (equilibrium at t = 20, λ = 0.05; the frozen null space at t = 2.5) and far more elsewhere
