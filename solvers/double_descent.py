@@ -61,17 +61,11 @@ def _check_common(alpha: float, lam: float) -> None:
     check_range("lam", lam, low=0)
 
 
-def _integrate(fun, alpha: float, n: int, rtol: float, what: str):
-    """∫μ f with the n-node rule, checked against n/2 nodes; raises when they differ by more than rtol."""
+def _halving_checked(rule, n: int, rtol: float, what: str):
+    """``rule(n)``, checked against ``rule(n // 2)``; raises when they differ by more than rtol (relative)."""
     # NaN would switch the check off (every comparison is False) and inf accept any rule
     check_range("rtol", rtol, low=0, high=1, low_open=True)
     check_int("n", n, low=2)
-
-    def rule(k: int):
-        s_, w_, atom = mp_quadrature(alpha, k)
-        val = np.tensordot(w_, fun(s_), axes=(0, 0))
-        return val + atom * fun(np.zeros(1))[0] if atom else val
-
     val, val2 = rule(n), rule(n // 2)
     err = np.abs(val - val2)
     scale = np.maximum(np.abs(val), 1e-300)
@@ -79,6 +73,17 @@ def _integrate(fun, alpha: float, n: int, rtol: float, what: str):
         raise SolverConvergenceError(f"{what}: quadrature with n = {n} and n/2 nodes differ by "
                                      f"{float(np.max(err / scale)):.2g} (relative) > rtol = {rtol:g}; raise n")
     return val
+
+
+def _integrate(fun, alpha: float, n: int, rtol: float, what: str):
+    """∫μ f with the n-node rule, checked against n/2 nodes (:func:`_halving_checked`)."""
+
+    def rule(k: int):
+        s_, w_, atom = mp_quadrature(alpha, k)
+        val = np.tensordot(w_, fun(s_), axes=(0, 0))
+        return val + atom * fun(np.zeros(1))[0] if atom else val
+
+    return _halving_checked(rule, n, rtol, what)
 
 
 #: the largest finite time the spectral quadrature serves (it needs 40√t ≤ 4·10⁵ nodes); t = inf is the limit
@@ -596,7 +601,6 @@ def integrated_fd_ratio(alpha: float, *, dt: float, n_steps: int, wait_steps: Ar
     if dt * (1 + math.sqrt(alpha)) ** 2 >= 2:
         raise ParameterError(f"dt = {dt} is outside (0, 2/s_+ = {2 / (1 + math.sqrt(alpha)) ** 2:g}): the Euler step "
                              "is unstable")
-    check_range("rtol", rtol, low=0, high=1, low_open=True)
     nn = _nodes_for(n_steps * dt, n)
     with_final = np.append(waits, n_steps)
 
@@ -610,10 +614,5 @@ def integrated_fd_ratio(alpha: float, *, dt: float, n_steps: int, wait_steps: Ar
         chi_null = atom * dt * (n_steps - with_final)
         return np.stack([tchi[:-1], corr[-1] - corr[:-1], chi_eq[:-1], (chi_eq - chi_null + 2 * chi_null)[:-1]])
 
-    val, half = rule(nn), rule(nn // 2)
-    err = np.abs(val - half)
-    if np.any(err > rtol * np.abs(val)):
-        raise SolverConvergenceError(f"integrated_fd_ratio: quadrature with n = {nn} and n/2 nodes differ by "
-                                     f"{float(np.max(err / np.abs(val))):.2g} (relative) > rtol = {rtol:g}; raise n")
-    tchi, aging, eq, two_t = val
+    tchi, aging, eq, two_t = _halving_checked(rule, nn, rtol, "integrated_fd_ratio")
     return IntegratedFDRatio(tchi / aging, tchi / eq, tchi / two_t)
