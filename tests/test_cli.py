@@ -274,7 +274,10 @@ def test_interrupt_stops_at_once_keeps_finished_points_and_resumes(tmp_path, exe
     pts = results / claim_id / "quick" / "points"
     cmd = [sys.executable, "-m", "gentheory", "run", claim_id, "--results", str(results), "--executor", executor,
            "--workers", "2", "--no-progress"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    # SIGINT back to its default in the child: a test run launched in the background (``pytest &`` in a script)
+    # starts with SIGINT ignored, which the child would inherit, and Python then installs no Ctrl-C handler
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.time() + 300
     while time.time() < deadline and len(list(pts.glob("*.json"))) < 2:
         time.sleep(0.05)

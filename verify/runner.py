@@ -385,8 +385,13 @@ def execute_points(
                         on_done(fut.result())
                         shown.update(futures[fut])
                 except BaseException:
-                    for fut in futures:  # a Dask executor given from outside: release its queued work too
-                        fut.cancel()
+                    # an executor given from outside outlives this call: release its queued work. One made here is
+                    # stopped by make_executor, and cancelling a process pool's futures from this thread would race
+                    # its manager thread (CPython 3.11 raises InvalidStateError there when the killed workers mark
+                    # the pool broken before it has dropped the cancelled items)
+                    if not isinstance(executor, str):
+                        for fut in futures:
+                            fut.cancel()
                     raise
     finally:
         shown.close()
