@@ -70,7 +70,8 @@ def test_trained_networks_do_not_depend_on_the_seed_block(monkeypatch):
 
 def test_mirrored_init_starts_from_zero_output():
     p = vt.TIParams(n=5, exception=(2, 4))
-    out, absval = vt.train_networks(p, 256, 3, steps=0, rng=np.random.default_rng(0), return_abs=True)
+    run = vt.run_networks(p, 256, 3, steps=0, rng=np.random.default_rng(0))
+    out, absval = run.outputs, run.abs_outputs
     # f_0 = 0 in exact arithmetic; the matmul's summation order leaves round-off of the absolute sum
     assert np.all(np.abs(out) <= (256 + 2 * p.n) * EPS * absval)
     assert np.all(absval[:, ~np.eye(p.n, dtype=bool)] > 0)
@@ -104,3 +105,83 @@ def test_finite_width_networks_reach_the_remainder_rule():
 def test_quick_steps_for_rejects_an_unreachable_target():
     with pytest.raises(vt.ParameterError, match="max_steps = 200"):
         vt.quick_steps_for([vt.TIParams(n=9, exception=(4, 6), slope=0.0, rho=0.4)], 0.1, max_steps=200)
+
+
+
+def _parameter_gradients(w, a, x, slope):
+    """∂f/∂(a, w) of f = m^(−1/2) Σ_k a_k φ(w_k·x) at each input (columns), written out from the definition."""
+    m = w.shape[0]
+    z = w @ x.T
+    dphi = np.where(z > 0, 1.0, slope)
+    grad_w = a[:, None, None] * dphi[:, None, :] * x.T[None, :, :]  # (m, d, Q)
+    return np.concatenate([z * dphi, grad_w.reshape(m * x.shape[1], -1)]) / math.sqrt(m)
+
+
+@pytest.mark.parametrize("slope, rho", [(0.0, 0.0), (-0.2, 0.4)])
+def test_ntk_control_is_the_linear_response_to_the_parameter_gradient_kernel(slope, rho):
+    """The control equals δK_xX α − K_xX K⁻¹ δK_XX α with the empirical NTK assembled from the parameter
+    gradients (the textbook definition), to the rounding of the two assemblies."""
+    from gentheory.solvers import transitive as st
+    from gentheory.theory import transitive as tt
+
+    p = vt.TIParams(n=6, exception=(2, 5), slope=slope, rho=rho)
+    vecs = vt._item_vectors(p)
+    train = tt.training_pairs(p.n, p.exception)
+    x_tr = vt._pair_matrix(vecs, [q for q, _ in train])
+    x_all = vt._pair_matrix(vecs, vt.off_diagonal(p.n))
+    y = np.array([lab for _, lab in train], float)
+    rng = np.random.default_rng(5)
+    w, a = rng.standard_normal((2, 50, x_tr.shape[1])), rng.standard_normal((2, 50))
+    control, bound = vt.ntk_control(w, a, x_tr, x_all, y, slope)
+    k_tr = st.leaky_relu_kernel(np.clip(x_tr @ x_tr.T, -1, 1), slope, "ntk")
+    k_all = st.leaky_relu_kernel(np.clip(x_all @ x_tr.T, -1, 1), slope, "ntk")
+    alpha = np.linalg.solve(k_tr, y)
+    for r in range(2):
+        g_tr, g_all = _parameter_gradients(w[r], a[r], x_tr, slope), _parameter_gradients(w[r], a[r], x_all, slope)
+        expected = (g_all.T @ g_tr - k_all) @ alpha - k_all @ np.linalg.solve(k_tr, (g_tr.T @ g_tr - k_tr) @ alpha)
+        # both sides round: the gradient route sums m(d + 1) products per entry, the control's bound covers its own
+        tol = bound[r] + (50 * (x_tr.shape[1] + 1) + len(y)) * EPS * np.linalg.cond(k_tr) * np.abs(expected).max()
+        assert np.all(np.abs(control[r] - expected) <= tol)
+        assert np.abs(expected).max() > 1e3 * tol.max()  # the check has something to see
+
+
+def test_ntk_control_has_mean_zero():
+    """E c = 0 exactly (the empirical NTK is unbiased entry by entry): 4000 controls of width-8 networks, every
+    component's mean within the two-sided t quantile at 10⁻³ / Q (Bonferroni over the Q pairs)."""
+    from scipy import stats
+
+    from gentheory.theory import transitive as tt
+
+    p = vt.TIParams(n=5, exception=(2, 4), slope=-0.2)
+    vecs = vt._item_vectors(p)
+    train = tt.training_pairs(p.n, p.exception)
+    x_tr = vt._pair_matrix(vecs, [q for q, _ in train])
+    x_all = vt._pair_matrix(vecs, vt.off_diagonal(p.n))
+    y = np.array([lab for _, lab in train], float)
+    rng = np.random.default_rng(9)
+    reps = 4000
+    control, _ = vt.ntk_control(rng.standard_normal((reps, 4, x_tr.shape[1])), rng.standard_normal((reps, 4)),
+                                x_tr, x_all, y, p.slope)
+    test = np.std(control, axis=0) > 1e-9  # training pairs: c = 0 identically
+    t = control[:, test].mean(axis=0) / (control[:, test].std(axis=0, ddof=1) / math.sqrt(reps))
+    assert np.max(np.abs(t)) < stats.t.ppf(1 - 0.5e-3 / test.sum(), reps - 1)
+    assert test.sum() >= 8
+
+
+def test_width_extrapolation_intercept_is_exact_for_the_bias_model(monkeypatch):
+    """Seed means that follow f∞ + b m^(−1/2) + c/m exactly give back f∞ to rounding; the row sums to 1 and
+    annihilates m^(−1/2) and 1/m."""
+    p = vt.TIParams(n=5, exception=(2, 4))
+    f_inf, b, c = 0.3, -0.7, 40.0
+
+    def fake_run(p, m, r, *, steps, lr_factor, rng):
+        out = np.full((r, p.n, p.n), f_inf + b * m**-0.5 + c / m) + 0.01 * rng.standard_normal((r, p.n, p.n))
+        out -= out.mean(axis=0) - (f_inf + b * m**-0.5 + c / m)  # exact means, nonzero spread
+        zeros = np.zeros_like(out)
+        return vt.TrainedNetworks(out, np.abs(out), zeros, zeros)
+
+    monkeypatch.setattr(vt, "run_networks", fake_run)
+    ex = vt.width_extrapolation(p, 4096, 8, steps=100, lr_factor=1.2, rng=np.random.default_rng(0))
+    assert ex.widths.tolist() == [256, 1024, 4096] and ex.counts.tolist() == [8, 8, 4]
+    assert np.all(np.abs(ex.intercept - f_inf) <= 1e3 * EPS)
+    assert np.all(ex.intercept_bound >= vt.BIAS_D_MAX * 1e-9)

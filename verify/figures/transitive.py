@@ -42,31 +42,80 @@ def fig_margin_matrices(verdicts):
 
 
 @figure("transitive_phase_diagram", claims=("transitive.cross_section_flip",),
-        caption="μ*_cross against tail length for a centred exception (d = 2, 4; exact roots), with the networks "
-                "of the flip claim at n = 9, t = 3 (squares; filled: margin of (I3, I7) positive, open: negative) and the "
-                "(2/t)² scaling.", width="half", aspect=1.5)
+        caption="μ*_cross against tail length t for a centred exception (span d = 2, 4; exact roots) and the (2/t)² "
+                "scaling, with the trained networks of the flip claim on centred tasks at their NTK μ (circles: d = 2, "
+                "squares: d = 4; filled: straddling margin positive, open: negative).", width="half", aspect=1.5)
 def fig_phase_diagram(verdicts):
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots()
     rows = []
-    for d in (2, 4):
+    marker = {2: "o", 4: "s"}
+    for k, d in enumerate((2, 4)):
         ts = np.arange(3, 16)
         mus = [st.cross_section_threshold(2 * t + d + 1, (t + 1, t + 1 + d)) for t in ts]
-        ax.loglog(ts, mus, "o-", ms=3, label=f"exception span {d}")
+        ax.loglog(ts, mus, marker[d] + "-", ms=3, color=f"C{k}", label=f"μ*, span {d}")
         rows += [{"series": f"d={d}", "t": int(t), "mu_star": m} for t, m in zip(ts, mus)]
     ax.loglog(np.arange(3, 16), (2 / np.arange(3, 16)) ** 2, "k:", lw=0.8, label="(2/t)²")
     for pt in verdicts["transitive.cross_section_flip"].points:
+        n, (a, b) = pt.params["n"], pt.params["exception"]
+        t, d = a - 1, b - a
+        if t != n - b or d not in marker or t < 3:
+            continue  # off-centre tasks and short tails have no point on this diagram
         val = float(pt.measured.value)
-        ax.plot([3], [pt.info["mu"]], "s", ms=4, color="C3", mfc="C3" if val > 0 else "white")
-        rows.append({"series": "network", "t": 3, "mu": pt.info["mu"], "margin_I3_I7": val})
+        color = f"C{(2, 4).index(d)}"
+        nudge = 0.97 if d == 2 else 1.03  # the two spans share t = 3; side by side, not on top of each other
+        ax.plot([t * nudge], [pt.info["mu"]], marker[d], ms=5, color=color, mfc=color if val > 0 else "white")
+        rows.append({"series": "network", "n": n, "a": a, "b": b, "t": t, "mu": pt.info["mu"], "margin": val})
     ax.set_xlabel("tail length t")
-    ax.set_ylabel(r"$\mu^*_\mathrm{cross}$")
+    ax.set_ylabel(r"$\mu^*_\mathrm{cross}$, network $\mu$")
     tidy_log_axis(ax, "x")
     tidy_log_axis(ax, "y")
-    ax.plot([], [], "s", ms=4, color="C3", label="networks, margin > 0")
-    ax.plot([], [], "s", ms=4, color="C3", mfc="white", label="networks, margin < 0")
+    ax.plot([], [], "o", ms=5, color="0.4", label="networks, margin > 0")
+    ax.plot([], [], "o", ms=5, color="0.4", mfc="white", label="networks, margin < 0")
     figure_legend(fig, [ax], ncols=2)
+    return fig, rows
+
+
+@figure("transitive_flip_margins", claims=("transitive.cross_section_flip",),
+        caption="Margin of the nearest straddling pair (I_{a−1}, I_{b+1}) against μ for each task (n, a, b): ridgeless "
+                "KRR in the kernel family (line; the NTK of a network sits at its μ, the NNGP of readout-only training "
+                "at a smaller one), μ*_cross (dotted; none for n = 8, I3↔I6), and trained networks extrapolated to "
+                "infinite width at their NTK μ (dots, ±z*·se).", panels=(1, 4), aspect=2.6)
+def fig_flip_margins(verdicts):
+    import matplotlib.pyplot as plt
+
+    v = verdicts["transitive.cross_section_flip"]
+    tasks: dict[tuple[int, int, int], list] = {}
+    for pt in v.points:
+        n, (a, b) = pt.params["n"], pt.params["exception"]
+        tasks.setdefault((n, a, b), []).append(pt)
+    fig, axes = plt.subplots(1, len(tasks), squeeze=False, sharey=True)
+    rows = []
+    grid = np.geomspace(0.25, 4, 200)  # around the thresholds, where the margins are small
+    for ax, ((n, a, b), pts) in zip(axes[0], tasks.items()):
+        ranks = np.array([st.rank_solution(n, (a, b), mu) for mu in grid])
+        ax.semilogx(grid, ranks[:, a - 2] - ranks[:, b], "C0-", lw=0.9)
+        ax.axhline(0, color="0.6", lw=0.5)
+        mu_star = float(st.cross_section_threshold(n, (a, b)))
+        if np.isfinite(mu_star):
+            ax.axvline(mu_star, color="k", ls=":", lw=0.8)
+        mus = np.array([pt.info["mu"] for pt in pts])
+        vals = np.array([float(pt.measured.value) for pt in pts])
+        ses = np.array([float(pt.measured.stderr) for pt in pts])
+        bounds = np.array([float(pt.measured.error_bound) for pt in pts])
+        simulation_errorbar(ax, mus, vals, ses, v.z_star, color="C3", ms=3, zorder=3)
+        ax.set_title(f"n = {n}, I{a}↔I{b}")
+        ax.set_xlabel(r"$\mu$")
+        tidy_log_axis(ax, "x")
+        rows += [{"n": n, "a": a, "b": b, "mu": float(m), "network_margin": float(y), "se": float(s),
+                  "bound": float(bd), "krr_margin": float(pt.theory.value)}
+                 for m, y, s, bd, pt in zip(mus, vals, ses, bounds, pts)]
+    axes[0][0].set_ylabel("straddling margin")
+    axes[0][0].plot([], [], "C0-", label="KRR (kernel family)")
+    axes[0][0].plot([], [], "k:", label=r"$\mu^*_\mathrm{cross}$")
+    axes[0][0].plot([], [], "o", color="C3", ms=3, label="networks (±z*·se)")
+    figure_legend(fig, [axes[0][0]], ncols=3)
     return fig, rows
 
 
