@@ -217,6 +217,12 @@ class Claim(abc.ABC):
         differs by element). See the relevance rule in the module docstring.
     relevance_note : str
         Why the relevance departs from half the distance to the nearest rival, if it does.
+    interval_theory : bool
+        The theory predicts a set, not a number: ``value ± error_bound`` of its :class:`Estimate` is the interval of
+        values it allows (an ordinal prediction such as "the shift is negative", with the data's range as the
+        far end), and rivals may do the same. The comparison is unchanged (a measurement inside the interval, up
+        to z*·σ, agrees); the smallest detectable discrepancy counts only the measurement's own bound, since
+        values inside the interval are not discrepancies.
     labels : tuple of str
         Names of the components when the value is a vector (for reports and CSV).
     """
@@ -231,6 +237,7 @@ class Claim(abc.ABC):
     relevance: ClassVar[float] = 0.05
     relevance_abs: ClassVar[float | tuple[float, ...]] = 0.0
     relevance_note: ClassVar[str] = ""
+    interval_theory: ClassVar[bool] = False
     labels: ClassVar[tuple[str, ...]] = ()
 
     @abc.abstractmethod

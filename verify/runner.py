@@ -166,7 +166,9 @@ def assess(claim: Claim, points: Sequence[PointResult], *, scale: str, alpha: fl
     for p in points:
         c = cmp(p, p.theory, thr)
         rel = _relevance(claim, p.theory)
-        delta_min = np.where(c.sigma > 0, detectable_multiplier(thr, c.dof) * c.sigma + c.bound, c.bound)
+        # an interval prediction's half-width is the set it allows, not an uncertainty of the comparison
+        bound = np.broadcast_to(p.measured.error_bound, np.shape(c.bound)) if claim.interval_theory else c.bound
+        delta_min = np.where(c.sigma > 0, detectable_multiplier(thr, c.dof) * c.sigma + bound, bound)
         with np.errstate(divide="ignore", invalid="ignore"):
             ratio = np.where(rel > 0, delta_min / rel, np.where(delta_min > 0, np.inf, 0.0))
         pz, prej = {}, {}

@@ -185,3 +185,72 @@ def test_width_extrapolation_intercept_is_exact_for_the_bias_model(monkeypatch):
     assert ex.widths.tolist() == [256, 1024, 4096] and ex.counts.tolist() == [8, 8, 4]
     assert np.all(np.abs(ex.intercept - f_inf) <= 1e3 * EPS)
     assert np.all(ex.intercept_bound >= vt.BIAS_D_MAX * 1e-9)
+
+
+#: spec §6 (pooled means recomputed by the spec's author from the released parquet files, to one decimal):
+#: (setting, hierarchy, l2) -> train regular, train in the loop (with the exception), within, cross, loop-involved
+SPEC_LM_TABLE = {
+    ("full", "exc_mid_n9", None): (97.5, 88.6, 91.0, 79.2, 67.0),
+    ("full", "exc_mid_n11", None): (94.9, 87.5, 83.9, 72.9, 62.3),
+    ("full", "exc_far_n11", None): (95.8, 88.1, 89.6, 78.2, 66.1),
+    ("probe", "exc_mid_n9", 1e-4): (96.1, 88.6, 95.0, 84.8, 69.5),
+}
+
+
+@pytest.mark.parametrize("key", list(SPEC_LM_TABLE))
+def test_shipped_lm_data_reproduce_the_spec_table(key):
+    """The shipped per-run data give the spec's pooled accuracies to the table's rounding (±0.05 points)."""
+    from gentheory.theory import transitive as tt
+
+    setting, hierarchy, l2 = key
+    n, (a, b) = vt.LM_HIERARCHIES[hierarchy]
+    runs = vt.lm_runs(setting, hierarchy, l2=l2)
+    pairs = [tuple(int(v) for v in q) for q in runs.pairs]
+    cats = [tt.pair_category(i, j, n, (a, b)) for i, j in pairs]
+    in_loop = [a <= i and j <= b for i, j in pairs]
+    groups = [[c == "train" and not lp for c, lp in zip(cats, in_loop)],
+              [c == "train" and lp for c, lp in zip(cats, in_loop)],
+              [c == "within" for c in cats], [c == "cross" for c in cats], [c == "loop_involved" for c in cats]]
+    got = [100 * runs.accuracy[:, np.array(g)].mean() for g in groups]
+    assert np.all(np.abs(np.array(got) - SPEC_LM_TABLE[key]) <= 0.05 + 1e-9), got
+
+
+def test_lm_distance_table_matches_the_spec():
+    runs = vt.lm_runs("full", "ti_n9")
+    dist = runs.pairs[:, 1] - runs.pairs[:, 0]
+    got = [100 * runs.accuracy[:, dist == d].mean() for d in range(2, 9)]
+    assert np.all(np.abs(np.array(got) - [73.2, 76.9, 79.6, 85.1, 90.6, 93.8, 98.4]) <= 0.05 + 1e-9), got
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"setting": "full", "hierarchy": "exc_mid_n7"}, r"\('full', 'exc_mid_n7'\) is not in the data"),
+    ({"setting": "probe", "hierarchy": "exc_mid_n9"}, r"l2 = None is not one of the probe's ridges"),
+    ({"setting": "probe", "hierarchy": "exc_mid_n9", "l2": 3.0}, r"l2 = 3.0 is not one of the probe's ridges"),
+    ({"setting": "full", "hierarchy": "ti_n9", "l2": 1.0}, r"l2 = 1.0 applies to the probe only"),
+])
+def test_lm_runs_refuses_what_the_data_do_not_hold(kwargs, message):
+    with pytest.raises(vt.ParameterError, match=message):
+        vt.lm_runs(**kwargs)
+
+
+def test_uniform_sign_ignores_the_vanishing_ends_and_nothing_else():
+    grid_values = np.array([1e-18, 0.3, 0.2, -1e-17])
+    assert vt.uniform_sign(grid_values) == 1
+    assert vt.uniform_sign(-grid_values) == -1
+    assert vt.uniform_sign(np.array([1e-18, 0.3, -0.2])) == 0
+    assert vt.uniform_sign(np.zeros(3)) == 0
+
+
+def test_interval_claims_count_only_the_measurements_bound_in_delta_min():
+    """An interval prediction's half-width is the set it allows, not an uncertainty: δ_min is the statistical part
+    (the measured bound is 0 for the released runs), far below the 0.5 half-width."""
+    from gentheory.verify.runner import assess, evaluate_point
+    from gentheory.verify.claims import get_claim
+
+    claim = get_claim("transitive.lm_distance_effect")
+    pts = [evaluate_point(claim.id, p, "quick", 0) for p in claim.sweep("quick")]
+    v = assess(claim, pts, scale="quick")
+    for p in pts:
+        se = np.asarray(p.measured.stderr)
+        assert np.all(np.array(p.assessment.delta_min) < 10 * se) and np.all(np.array(p.assessment.delta_min) > se)
+    assert v.status == "PASS"

@@ -144,3 +144,77 @@ def fig_width(verdicts):
     figure_legend(fig, [ax], ncols=2)
     rows = [{"width": int(w), "mean_log_rms": float(mu), "se": float(se)} for w, mu, se in zip(widths, means, ses)]
     return fig, rows
+
+
+@figure("transitive_lm_comparison",
+        claims=("transitive.lm_exception_shift", "transitive.lm_mistake_order", "transitive.lm_distance_effect",
+                "transitive.lm_regularization"),
+        caption="The authors' released language-model runs (dots, ±z*·se over independent runs) against the theory's "
+                "ordinal predictions. (a) Accuracy change of each test pair when the exception I4↔I6 is added (n = 9, "
+                "full fine-tuning), grouped by the sign of the KRR margin shift, which is the same for every geometry "
+                "μ. (b) Accuracy of the nearest straddling pair and of the loop-adjacent pairs in the hierarchies "
+                "ordered by μ*_cross. (c) Plain TI: accuracy against distance. (d) Linear probes: the exception and "
+                "the loop's training pairs against the regularisation C. Dashed: chance.", panels=(2, 2), aspect=1.25)
+def fig_lm_comparison(verdicts):
+    import matplotlib.pyplot as plt
+
+    fig, ((ax_a, ax_b), (ax_c, ax_d)) = plt.subplots(2, 2)
+    rows = []
+    v = verdicts["transitive.lm_exception_shift"]
+    pt = next(p for p in v.points if p.params["setting"] == "full")
+    shift, se = np.asarray(pt.measured.value, float), np.asarray(pt.measured.stderr, float)
+    sign = np.sign(np.asarray(pt.theory.value, float))
+    order = np.lexsort((shift, -sign))
+    x = np.arange(len(order))
+    for s_val, color, label in ((1, "C0", "predicted gain"), (-1, "C3", "predicted loss")):
+        sel = order[sign[order] == s_val]
+        simulation_errorbar(ax_a, x[np.isin(order, sel)], shift[sel], se[sel], v.z_star, color=color, label=label)
+    ax_a.axhline(0, color="0.6", lw=0.5)
+    ax_a.set_xticks([])
+    ax_a.set_xlabel("test pair (27)")
+    ax_a.set_ylabel("accuracy change")
+    ax_a.set_title("(a)")
+    pairs = pt.info["pairs"]
+    rows += [{"panel": "a", "pair": f"I{pairs[k][0]}I{pairs[k][1]}", "predicted_sign": int(sign[k]),
+              "shift": float(shift[k]), "se": float(se[k])} for k in order]
+
+    v = verdicts["transitive.lm_mistake_order"]
+    aux = v.points[0].aux
+    names = ["n11 I5↔I7", "n11 I4↔I8", "n9 I4↔I6"]
+    for key, color, label in (("straddle", "C2", "straddling pair"), ("loop_adjacent", "C4", "loop-adjacent pairs")):
+        simulation_errorbar(ax_b, np.arange(3), aux[f"{key}_mean"], aux[f"{key}_se"], v.z_star, color=color, label=label)
+        rows += [{"panel": "b", "hierarchy": h, "pairs": key, "accuracy": float(m), "se": float(s)}
+                 for h, m, s in zip(names, aux[f"{key}_mean"], aux[f"{key}_se"])]
+    ax_b.axhline(0.5, color="0.6", lw=0.5, ls="--")
+    ax_b.set_xticks(np.arange(3), ["I5↔I7", "I4↔I8", "n9"])
+    ax_b.set_xlabel(r"hierarchy ($\mu^*_\mathrm{cross}$ = 0.41, 0.91, 1)")
+    ax_b.set_ylabel("accuracy")
+    ax_b.set_title("(b)")
+
+    v = verdicts["transitive.lm_distance_effect"]
+    for p, color, label in zip(v.points, ("C1", "C5"), ("full fine-tuning", "probe, C = 10⁴")):
+        a = p.aux
+        simulation_errorbar(ax_c, a["distance"], a["accuracy_mean"], a["accuracy_se"], v.z_star, color=color, label=label)
+        rows += [{"panel": "c", "setting": label, "distance": int(d), "accuracy": float(m), "se": float(s)}
+                 for d, m, s in zip(a["distance"], a["accuracy_mean"], a["accuracy_se"])]
+    ax_c.set_xlabel("symbolic distance")
+    ax_c.set_ylabel("accuracy")
+    ax_c.set_title("(c)")
+
+    v = verdicts["transitive.lm_regularization"]
+    c_values = np.array([1 / p.params["l2"] for p in v.points])
+    means = np.array([p.aux["accuracy_mean"] for p in v.points])
+    ses = np.array([p.aux["accuracy_se"] for p in v.points])
+    for k, (color, label) in enumerate((("C6", "exception I4↔I6"), ("C9", "loop pair I4–I5"), ("C8", "loop pair I5–I6"))):
+        simulation_errorbar(ax_d, c_values, means[:, k], ses[:, k], v.z_star, color=color, label=label)
+        rows += [{"panel": "d", "pair": label, "C": float(c), "accuracy": float(m), "se": float(s)}
+                 for c, m, s in zip(c_values, means[:, k], ses[:, k])]
+    ax_d.set_xscale("log")
+    ax_d.set_xticks([1e-2, 1, 1e2, 1e4])
+    tidy_log_axis(ax_d, "x")
+    ax_d.axhline(0.5, color="0.6", lw=0.5, ls="--")
+    ax_d.set_xlabel("C = 1/l2")
+    ax_d.set_ylabel("accuracy")
+    ax_d.set_title("(d)")
+    figure_legend(fig, [ax_a, ax_b, ax_c, ax_d], ncols=3)
+    return fig, rows
