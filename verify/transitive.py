@@ -168,7 +168,7 @@ class TrainedNetworks:
     abs_outputs : ndarray
         :math:`m^{-1/2}\sum_k|a_k\phi(w_k\cdot x)|`, the scale of the outputs' rounding error.
     control : ndarray
-        The first-order empirical-NTK control of each network (:func:`ntk_control`): expectation exactly 0,
+        The first-order empirical-NTK control of each network (:func:`kernel_control`): expectation exactly 0,
         so ``outputs - control`` has the mean of ``outputs`` and, measured, 1.2–3 % of its variance at
         m = 16384–4096 (the fluctuation of a lazy network is mostly its kernel's at initialisation).
     control_bound : ndarray
@@ -181,15 +181,27 @@ class TrainedNetworks:
     control_bound: NDArray
 
 
-def ntk_control(w: NDArray, a: NDArray, x_tr: NDArray, x_all: NDArray, y: NDArray, slope: float
-                ) -> tuple[NDArray, NDArray]:
-    r"""First-order response of the ridgeless NTK-KRR predictor to the empirical kernel at initialisation.
+@dataclass(frozen=True)
+class KernelControl:
+    """Per-network results of :func:`kernel_control`, arrays of shape (R, Q)."""
 
-    The trained lazy network predicts about :math:`\hat K_{xX}\hat K_{XX}^{-1}y` with the empirical NTK
+    control: NDArray
+    bound: NDArray
+    empirical_krr: NDArray
+    empirical_krr_bound: NDArray
+
+
+def kernel_control(w: NDArray, a: NDArray, x_tr: NDArray, x_all: NDArray, y: NDArray, slope: float,
+                   kind: str = "ntk") -> KernelControl:
+    r"""First-order response of the ridgeless KRR predictor to a network's empirical kernel at initialisation.
+
+    A lazy network trained in full predicts about :math:`\hat K_{xX}\hat K_{XX}^{-1}y` with its empirical NTK
     :math:`\hat K(x, x') = m^{-1}\sum_k[\phi(w_k\cdot x)\phi(w_k\cdot x') + a_k^2\phi'(w_k\cdot x)
-    \phi'(w_k\cdot x')\,x\cdot x']`, whose expectation over the initialisation is the analytic NTK K
-    entry by entry (unit-norm inputs; Jacot, Gabriel & Hongler 2018). Linearising in
-    :math:`\delta K = \hat K - K`,
+    \phi'(w_k\cdot x')\,x\cdot x']`; one whose readout alone is trained from the mirrored initialisation
+    (f₀ ≡ 0) converges exactly to that interpolant with the empirical NNGP kernel (the first term; GD on a linear
+    model from the row space reaches the minimum-norm solution). Either kernel's expectation over the
+    initialisation is the analytic one, entry by entry (unit-norm inputs; Neal 1996, Jacot, Gabriel & Hongler
+    2018). Linearising in :math:`\delta K = \hat K - K`,
 
     .. math:: c(x) = \delta K_{xX}\,\alpha - K_{xX}K_{XX}^{-1}\,\delta K_{XX}\,\alpha,
               \qquad \alpha = K_{XX}^{-1}y,
@@ -208,38 +220,57 @@ def ntk_control(w: NDArray, a: NDArray, x_tr: NDArray, x_all: NDArray, y: NDArra
         Training labels (P,).
     slope : float
         Leaky-ReLU slope.
+    kind : {"ntk", "nngp"}
+        The kernel: full training (NTK) or readout-only training (NNGP).
 
     Returns
     -------
-    control, bound : ndarray, shape (R, Q)
-        The controls and a bound on their rounding error (Cauchy–Schwarz on the Gram sums:
-        :math:`\sum_k|g_k(x)g_k(x')| \le \hat K(x,x)^{1/2}\hat K(x',x')^{1/2}`).
+    KernelControl
+        ``control`` and a bound on its rounding error (Cauchy–Schwarz on the Gram sums:
+        :math:`\sum_k|g_k(x)g_k(x')| \le \hat K(x,x)^{1/2}\hat K(x',x')^{1/2}`), and ``empirical_krr``,
+        :math:`\hat K_{xX}\hat K_{XX}^{-1}y` (the readout-only network's trained output for ``kind="nngp"``), with
+        the bound ``empirical_krr_bound`` on its rounding.
     """
+    if kind not in ("ntk", "nngp"):
+        raise ParameterError(f"kind = {kind!r} is not 'ntk' or 'nngp'")
     m = w.shape[1]
-    k_tr = st.leaky_relu_kernel(np.clip(x_tr @ x_tr.T, -1, 1), slope, "ntk")
-    k_all = st.leaky_relu_kernel(np.clip(x_all @ x_tr.T, -1, 1), slope, "ntk")
+    k_tr = st.leaky_relu_kernel(np.clip(x_tr @ x_tr.T, -1, 1), slope, kind)
+    k_all = st.leaky_relu_kernel(np.clip(x_all @ x_tr.T, -1, 1), slope, kind)
     alpha = np.linalg.solve(k_tr, y)
     transfer = np.linalg.solve(k_tr, k_all.T).T  # K_xX K_XX^-1
     gram_tr, gram_all = x_tr @ x_tr.T, x_all @ x_tr.T
     control = np.empty((len(w), len(x_all)))
     bound = np.empty_like(control)
+    prediction, prediction_bound = np.empty_like(control), np.empty_like(control)
     eps = np.finfo(float).eps
     for r in range(len(w)):
         z_tr, z_all = w[r] @ x_tr.T, w[r] @ x_all.T  # (m, P), (m, Q)
         d_tr, d_all = _leaky_relu_derivative(z_tr, slope), _leaky_relu_derivative(z_all, slope)
-        a2 = a[r, :, None] ** 2
-        emp_tr = ((z_tr * d_tr).T @ (z_tr * d_tr) + ((a2 * d_tr).T @ d_tr) * gram_tr) / m
-        emp_all = ((z_all * d_all).T @ (z_tr * d_tr) + ((a2 * d_all).T @ d_tr) * gram_all) / m
+        h_tr, h_all = z_tr * d_tr, z_all * d_all
+        emp_tr, emp_all = h_tr.T @ h_tr / m, h_all.T @ h_tr / m
+        sq_all = np.sum(h_all**2, axis=0) / m
+        if kind == "ntk":
+            a2 = a[r, :, None] ** 2
+            emp_tr += ((a2 * d_tr).T @ d_tr) * gram_tr / m
+            emp_all += ((a2 * d_all).T @ d_tr) * gram_all / m
+            sq_all += np.sum(a2 * d_all**2, axis=0) / m
         control[r] = (emp_all - k_all) @ alpha - transfer @ ((emp_tr - k_tr) @ alpha)
+        alpha_emp = np.linalg.solve(emp_tr, y)
+        prediction[r] = emp_all @ alpha_emp
         # rounding of the two Gram sums (m terms each, then the kernels' own evaluation) and of the products
         diag_tr = np.sqrt(np.diag(emp_tr))
-        diag_all = np.sqrt(np.sum((z_all * d_all) ** 2, axis=0) / m + np.sum(a2 * d_all**2, axis=0) / m)
         err_tr = (m + 8) * eps * (np.outer(diag_tr, diag_tr) + np.abs(k_tr))
-        err_all = (m + 8) * eps * (np.outer(diag_all, diag_tr) + np.abs(k_all))
+        err_all = (m + 8) * eps * (np.outer(np.sqrt(sq_all), diag_tr) + np.abs(k_all))
         bound[r] = err_all @ np.abs(alpha) + np.abs(transfer) @ (err_tr @ np.abs(alpha)) \
             + 4 * len(y) * eps * (np.abs(emp_all - k_all) @ np.abs(alpha)
                                   + np.abs(transfer) @ (np.abs(emp_tr - k_tr) @ np.abs(alpha)))
-    return control, bound
+        # the empirical solve: backward stable, error <= P u cond |alpha| (Higham Thm 7.2), plus the Gram rounding
+        # carried through K_xX K_XX^-1
+        cond = np.linalg.cond(emp_tr)
+        transfer_emp = np.abs(np.linalg.solve(emp_tr, emp_all.T).T)
+        prediction_bound[r] = (8 * len(y) * eps * cond * np.abs(emp_all) @ np.abs(alpha_emp)
+                               + err_all @ np.abs(alpha_emp) + transfer_emp @ (err_tr @ np.abs(alpha_emp)))
+    return KernelControl(control, bound, prediction, prediction_bound)
 
 
 def run_networks(p: TIParams, width: int, seeds: int, *, steps: int = 600, lr_factor: float = 1.2,
@@ -260,7 +291,8 @@ def run_networks(p: TIParams, width: int, seeds: int, *, steps: int = 600, lr_fa
     w_half = rng.standard_normal((seeds, half, x_tr.shape[1]))
     a_half = rng.standard_normal((seeds, half))
     # the mirrored twins have the same kernel features, so the control needs only one half
-    control, control_bound = ntk_control(w_half, a_half, x_tr, x_all, y, s)
+    kc = kernel_control(w_half, a_half, x_tr, x_all, y, s)
+    control, control_bound = kc.control, kc.bound
     w = np.concatenate([w_half, w_half], axis=1)  # (R, m, d)
     a = np.concatenate([a_half, -a_half], axis=1)  # (R, m): f_0 = 0 up to the matmul's round-off
     scale = 1 / math.sqrt(width)
@@ -280,6 +312,29 @@ def run_networks(p: TIParams, width: int, seeds: int, *, steps: int = 600, lr_fa
         out[:, rows, cols] = values
         arrays.append(out)
     return TrainedNetworks(*arrays)
+
+
+def run_readout_networks(p: TIParams, width: int, seeds: int, *, rng: np.random.Generator) -> TrainedNetworks:
+    r"""``seeds`` networks of width ``width`` whose readout alone is trained to interpolation, from the mirrored
+    initialisation (f₀ ≡ 0): the limit of GD on the readout, :math:`\hat K_{xX}\hat K_{XX}^{-1}y` with the
+    empirical NNGP kernel of the frozen first layer (:func:`kernel_control`), with its first-order control."""
+    vecs = _item_vectors(p)
+    train = tt.training_pairs(p.n, p.exception)
+    x_tr = _pair_matrix(vecs, [q for q, _ in train])
+    y = np.array([lab for _, lab in train], float)
+    allp = off_diagonal(p.n)
+    x_all = _pair_matrix(vecs, allp)
+    if width // 2 < len(y):
+        raise ParameterError(f"width = {width}: readout-only interpolation needs width/2 >= {len(y)} distinct features")
+    w_half = rng.standard_normal((seeds, width // 2, x_tr.shape[1]))  # the mirrored twins share the kernel features
+    kc = kernel_control(w_half, np.zeros((seeds, width // 2)), x_tr, x_all, y, p.slope, kind="nngp")
+    rows, cols = np.array(allp).T - 1
+    arrays = []
+    for values in (kc.empirical_krr, kc.empirical_krr_bound, kc.control, kc.bound):
+        out = np.zeros((seeds, p.n, p.n))
+        out[:, rows, cols] = values
+        arrays.append(out)
+    return TrainedNetworks(arrays[0], np.zeros_like(arrays[0]), arrays[2], arrays[3] + arrays[1])
 
 
 def train_networks(p: TIParams, width: int, seeds: int, *, steps: int = 600, lr_factor: float = 1.2,
@@ -399,10 +454,10 @@ def extrapolation_counts(seeds: int) -> NDArray:
 
 
 def width_extrapolation(p: TIParams, width: int, seeds: int, *, steps: int, lr_factor: float,
-                        rng: np.random.Generator) -> WidthExtrapolation:
+                        rng: np.random.Generator, readout_only: bool = False) -> WidthExtrapolation:
     r"""Seed-mean predictions at widths m/16, m/4 and m = ``width``, extrapolated to :math:`m\to\infty`.
 
-    Each network's output is corrected by its empirical-NTK control (:func:`ntk_control`, mean exactly 0),
+    Each network's output is corrected by its empirical-NTK control (:func:`kernel_control`, mean exactly 0),
     which removes 97–99 % of the variance at m ≥ 4096. The seed means keep a finite-width bias that falls
     like :math:`m^{-0.4}` (rms over pairs 0.036 → 0.008 from m = 256 to 16384 at s = 0.2), and per pair
 
@@ -418,6 +473,11 @@ def width_extrapolation(p: TIParams, width: int, seeds: int, *, steps: int, lr_f
     means: its standard error follows from theirs, its degrees of freedom by Welch–Satterthwaite, and its error
     bound adds :math:`d_\max|\sum_k r_k m_k^{-3/2}|` to the propagated rounding and GD-remainder bounds.
 
+    With ``readout_only`` the networks have their readout alone trained (:func:`run_readout_networks`, the exact
+    limit of that convex training). Their output is a smooth function of kernel sample means, whose bias expands in
+    integer powers of 1/m (the delta method: b = 0), so the first term the fit omits is e/m², inside the d bound
+    for |e| ≤ d_max m_min^{1/2} (7·10⁴ at m_min = 1024).
+
     Returns
     -------
     WidthExtrapolation
@@ -428,10 +488,12 @@ def width_extrapolation(p: TIParams, width: int, seeds: int, *, steps: int, lr_f
     counts = extrapolation_counts(seeds)
     eps = np.finfo(float).eps
     d = 2 * p.n
-    remainder = gd_remainder(p, steps=steps, lr_factor=lr_factor)
+    # readout-only networks are the exact limit of their (convex) training: no GD remainder
+    remainder = 0.0 if readout_only else gd_remainder(p, steps=steps, lr_factor=lr_factor)
     means, ses, raw_ses, bounds = [], [], [], []
     for m, r, child in zip(widths, counts, rng.spawn(len(widths))):
-        run = run_networks(p, int(m), int(r), steps=steps, lr_factor=lr_factor, rng=child)
+        run = run_readout_networks(p, int(m), int(r), rng=child) if readout_only else \
+            run_networks(p, int(m), int(r), steps=steps, lr_factor=lr_factor, rng=child)
         corrected = run.outputs - run.control
         means.append(corrected.mean(axis=0))
         ses.append(stderr(corrected, axis=0))
@@ -1331,3 +1393,55 @@ class LMRegularization(Claim):
                            info={"exception_accuracy": float(exception.mean()),
                                  "loop_pair_accuracy": [float(runs.column(q).mean()) for q in self._loop_pairs()],
                                  "C": 1 / p.l2})
+
+
+@register
+class ReadoutMargins(Claim):
+    r"""Which kernel a network learns with is set by what is trained: readout-only networks follow the NNGP.
+
+    The companion of ``network_margins`` (full training → NTK, NNGP the rival): networks whose first layer stays at
+    its random initialisation and whose readout is trained to interpolation converge, as m → ∞, to ridgeless KRR
+    with the NNGP kernel E_ff of the random layer; the full-training NTK is now the rival. On the tasks of
+    ``cross_section_flip`` the two differ in the sign of the straddling pair whenever the NTK's μ is above μ*_cross
+    and the NNGP's (about half) below: readout-only networks rank I4 over I8 (n = 11, I5↔I7, ReLU) where fully
+    trained ones do not. Width-extrapolated (:func:`width_extrapolation` with ``readout_only``) at every pair i < j."""
+
+    id = "transitive.readout_margins"
+    statement = ("Two-layer leaky-ReLU networks whose readout alone is trained (first layer at its random initialisation) "
+                 "converge, as width m → ∞, to the ridgeless NNGP-KRR margin of every pair — so they rank the straddling "
+                 "pair correctly where fully trained networks (NTK) make the cross-section mistake.")
+    rivals = (Rival("ntk", "Readout-only networks behave like fully trained ones: ridgeless KRR with the NTK.", nearest=True),
+              Rival("plain_ti", "They learn plain transitive inference: the NNGP-KRR margins without the exception."))
+    reference = f"{REFERENCE}; spec §1 (NNGP = E_ff, NTK = E_ff + ρE_dd), §2.1; Neal 1996; Jacot, Gabriel & Hongler 2018"
+    Params = TIParams
+    Config = NetConfig
+    # networks are cheap (no GD: the exact limit of the convex readout training), so the widths are those of the
+    # flip claim or wider, with many networks: quick se <= 0.006 at every pair, bound 0.003
+    scales = {"quick": NetConfig(width=32768, seeds=64), "paper": NetConfig(width=131072, seeds=128)}
+    relevance = 0.0
+    relevance_abs = 0.03
+
+    def sweep(self, scale: str) -> list[TIParams]:
+        pts = [TIParams(n=11, exception=(5, 7), slope=0.0), TIParams(n=9, exception=(4, 6), slope=-0.2)]
+        return pts if scale == "quick" else pts + [TIParams(n=11, exception=(4, 8), slope=-0.2),
+                                                    TIParams(n=9, exception=(4, 6), slope=0.0, rho=0.4)]
+
+    def theory(self, p: TIParams) -> Estimate:
+        return Estimate(p.krr("self", "nngp")[_upper(p.n)])
+
+    def rival(self, name: str, p: TIParams) -> Estimate:
+        return Estimate((p.krr() if name == "ntk" else p.krr(None, "nngp"))[_upper(p.n)])
+
+    def simulate(self, p: TIParams, cfg: NetConfig, rng: np.random.Generator) -> Observation:
+        ex = width_extrapolation(p, cfg.width, cfg.seeds, steps=cfg.steps, lr_factor=cfg.lr_factor, rng=rng,
+                                 readout_only=True)
+        iu = _upper(p.n)
+        i, j = p.exception[0] - 1, p.exception[1] + 1
+        return Observation(Estimate(ex.intercept[iu], ex.intercept_se[iu], ex.intercept_bound[iu],
+                                    n=int(ex.counts.sum()), dof=ex.intercept_dof[iu]),
+                           aux={"widths": ex.widths, "margins_extrapolated": ex.intercept, "nngp": p.krr("self", "nngp"),
+                                "ntk": p.krr()},
+                           info={"straddling_margin": [float(ex.intercept[i - 1, j - 1]),
+                                                       float(ex.intercept_se[i - 1, j - 1])],
+                                 "networks_at_width": dict(zip(ex.widths.tolist(), ex.counts.tolist())),
+                                 "control_variance_factor_at_largest_width": _variance_factor(ex, iu)})

@@ -118,7 +118,7 @@ def _parameter_gradients(w, a, x, slope):
 
 
 @pytest.mark.parametrize("slope, rho", [(0.0, 0.0), (-0.2, 0.4)])
-def test_ntk_control_is_the_linear_response_to_the_parameter_gradient_kernel(slope, rho):
+def test_kernel_control_is_the_linear_response_to_the_parameter_gradient_kernel(slope, rho):
     """The control equals δK_xX α − K_xX K⁻¹ δK_XX α with the empirical NTK assembled from the parameter
     gradients (the textbook definition), to the rounding of the two assemblies."""
     from gentheory.solvers import transitive as st
@@ -132,7 +132,8 @@ def test_ntk_control_is_the_linear_response_to_the_parameter_gradient_kernel(slo
     y = np.array([lab for _, lab in train], float)
     rng = np.random.default_rng(5)
     w, a = rng.standard_normal((2, 50, x_tr.shape[1])), rng.standard_normal((2, 50))
-    control, bound = vt.ntk_control(w, a, x_tr, x_all, y, slope)
+    kc = vt.kernel_control(w, a, x_tr, x_all, y, slope)
+    control, bound = kc.control, kc.bound
     k_tr = st.leaky_relu_kernel(np.clip(x_tr @ x_tr.T, -1, 1), slope, "ntk")
     k_all = st.leaky_relu_kernel(np.clip(x_all @ x_tr.T, -1, 1), slope, "ntk")
     alpha = np.linalg.solve(k_tr, y)
@@ -145,7 +146,7 @@ def test_ntk_control_is_the_linear_response_to_the_parameter_gradient_kernel(slo
         assert np.abs(expected).max() > 1e3 * tol.max()  # the check has something to see
 
 
-def test_ntk_control_has_mean_zero():
+def test_kernel_control_has_mean_zero():
     """E c = 0 exactly (the empirical NTK is unbiased entry by entry): 4000 controls of width-8 networks, every
     component's mean within the two-sided t quantile at 10⁻³ / Q (Bonferroni over the Q pairs)."""
     from scipy import stats
@@ -160,8 +161,8 @@ def test_ntk_control_has_mean_zero():
     y = np.array([lab for _, lab in train], float)
     rng = np.random.default_rng(9)
     reps = 4000
-    control, _ = vt.ntk_control(rng.standard_normal((reps, 4, x_tr.shape[1])), rng.standard_normal((reps, 4)),
-                                x_tr, x_all, y, p.slope)
+    control = vt.kernel_control(rng.standard_normal((reps, 4, x_tr.shape[1])), rng.standard_normal((reps, 4)),
+                                x_tr, x_all, y, p.slope).control
     test = np.std(control, axis=0) > 1e-9  # training pairs: c = 0 identically
     t = control[:, test].mean(axis=0) / (control[:, test].std(axis=0, ddof=1) / math.sqrt(reps))
     assert np.max(np.abs(t)) < stats.t.ppf(1 - 0.5e-3 / test.sum(), reps - 1)
@@ -254,3 +255,35 @@ def test_interval_claims_count_only_the_measurements_bound_in_delta_min():
         se = np.asarray(p.measured.stderr)
         assert np.all(np.array(p.assessment.delta_min) < 10 * se) and np.all(np.array(p.assessment.delta_min) > se)
     assert v.status == "PASS"
+
+
+def test_readout_only_networks_are_the_limit_of_gd_on_the_readout():
+    """run_readout_networks returns K̂_xX K̂_XX⁻¹ y with the frozen layer's NNGP kernel; plain GD on the readout from
+    the mirrored initialisation reaches it, to the contraction ρ^T of GD on the kernel (derived remainder)."""
+    from gentheory.theory import transitive as tt
+
+    p = vt.TIParams(n=5, exception=(2, 4), slope=-0.2)
+    width, steps = 40, 4000
+    net = vt.run_readout_networks(p, width, 1, rng=np.random.default_rng(3))
+    w_half = np.random.default_rng(3).standard_normal((1, width // 2, 2 * p.n))[0]
+    vecs = vt._item_vectors(p)
+    train = tt.training_pairs(p.n, p.exception)
+    x_tr = vt._pair_matrix(vecs, [q for q, _ in train])
+    y = np.array([lab for _, lab in train], float)
+    x_all = vt._pair_matrix(vecs, vt.off_diagonal(p.n))
+    w = np.concatenate([w_half, w_half])
+    feats = lambda x: (x @ w.T) * np.where(x @ w.T > 0, 1.0, p.slope) / math.sqrt(width)  # noqa: E731
+    phi_tr, phi_all = feats(x_tr), feats(x_all)
+    a = np.concatenate([np.ones(width // 2), -np.ones(width // 2)])  # any mirrored readout: f₀ ≡ 0
+    gram = phi_tr @ phi_tr.T
+    ev = np.linalg.eigvalsh(gram)
+    eta = 1 / ev.max()
+    for _ in range(steps):
+        a -= eta * phi_tr.T @ (phi_tr @ a - y)
+    rho = 1 - eta * ev.min()
+    remainder = np.linalg.norm(phi_all @ np.linalg.pinv(phi_tr), axis=1) * rho**steps * np.linalg.norm(y)
+    got = net.outputs[0][~np.eye(p.n, dtype=bool)]
+    # GD's own rounding: each of the T steps sums m + P products per weight (first order), read out through phi_all
+    rounding = steps * (width + len(y)) * EPS * np.abs(a).max() * np.abs(phi_all).sum(axis=1)
+    assert np.all(np.abs(got - phi_all @ a) <= remainder + rounding + net.control_bound[0][~np.eye(p.n, dtype=bool)])
+    assert rho**steps < 1e-8  # the check is sharp

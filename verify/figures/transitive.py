@@ -77,11 +77,12 @@ def fig_phase_diagram(verdicts):
     return fig, rows
 
 
-@figure("transitive_flip_margins", claims=("transitive.cross_section_flip",),
+@figure("transitive_flip_margins", claims=("transitive.cross_section_flip", "transitive.readout_margins"),
         caption="Margin of the nearest straddling pair (I_{a−1}, I_{b+1}) against μ for each task (n, a, b): ridgeless "
                 "KRR in the kernel family (line; the NTK of a network sits at its μ, the NNGP of readout-only training "
-                "at a smaller one), μ*_cross (dotted; none for n = 8, I3↔I6), and trained networks extrapolated to "
-                "infinite width at their NTK μ (dots, ±z*·se).", panels=(1, 4), aspect=2.6)
+                "at a smaller one), μ*_cross (dotted; none for n = 8, I3↔I6), and networks extrapolated to infinite width "
+                "(±z*·se): fully trained at their NTK μ (dots), readout-only at their NNGP μ (diamonds).",
+        panels=(1, 4), aspect=2.6)
 def fig_flip_margins(verdicts):
     import matplotlib.pyplot as plt
 
@@ -105,6 +106,14 @@ def fig_flip_margins(verdicts):
         ses = np.array([float(pt.measured.stderr) for pt in pts])
         bounds = np.array([float(pt.measured.error_bound) for pt in pts])
         simulation_errorbar(ax, mus, vals, ses, v.z_star, color="C3", ms=3, zorder=3)
+        for rp in verdicts["transitive.readout_margins"].points:
+            if (rp.params["n"], *rp.params["exception"]) != (n, a, b) or rp.params["rho"]:
+                continue
+            _, c1, c2 = st.family_coefficients(st.network_family(rp.params["slope"], "nngp"))
+            val, se_r = rp.info["straddling_margin"]
+            simulation_errorbar(ax, [c2 / c1], [val], [se_r], verdicts["transitive.readout_margins"].z_star, color="C1",
+                                marker="D", ms=3, zorder=3)
+            rows.append({"n": n, "a": a, "b": b, "mu": c2 / c1, "readout_only_margin": val, "se": se_r})
         ax.set_title(f"n = {n}, I{a}↔I{b}")
         ax.set_xlabel(r"$\mu$")
         tidy_log_axis(ax, "x")
@@ -114,8 +123,9 @@ def fig_flip_margins(verdicts):
     axes[0][0].set_ylabel("straddling margin")
     axes[0][0].plot([], [], "C0-", label="KRR (kernel family)")
     axes[0][0].plot([], [], "k:", label=r"$\mu^*_\mathrm{cross}$")
-    axes[0][0].plot([], [], "o", color="C3", ms=3, label="networks (±z*·se)")
-    figure_legend(fig, [axes[0][0]], ncols=3)
+    axes[0][0].plot([], [], "o", color="C3", ms=3, label="full training (±z*·se)")
+    axes[0][0].plot([], [], "D", color="C1", ms=3, label="readout only (±z*·se)")
+    figure_legend(fig, [axes[0][0]], ncols=4)
     return fig, rows
 
 
