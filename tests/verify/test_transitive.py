@@ -22,8 +22,9 @@ def test_leaky_relu_derivative_is_exactly_one_or_the_slope(slope):
     assert np.array_equal(vt._leaky_relu_derivative(z, slope), expected)
 
 
-def _plain_gd(w, a, x, y, slope, eta, steps):
-    """Textbook full-batch GD on ½Σ(f − y)², f = m^(−1/2) Σ_k a_k φ(w_k·x), one network, einsum."""
+def _plain_gd(w, a, x, y, slope, eta, steps, decay=0.0):
+    """Textbook full-batch GD on ½Σ(f − y)² + ½λ‖θ − θ₀‖², f = m^(−1/2) Σ_k a_k φ(w_k·x), one network, einsum."""
+    w0, a0 = w.copy(), a.copy()
     w, a = w.copy(), a.copy()
     scale = 1 / math.sqrt(w.shape[0])
     for _ in range(steps):
@@ -32,12 +33,12 @@ def _plain_gd(w, a, x, y, slope, eta, steps):
         err = scale * np.einsum("k,kp->p", a, z * dphi) - y
         grad_a = scale * np.einsum("kp,p->k", z * dphi, err)
         grad_w = scale * np.einsum("k,kp,p,pd->kd", a, dphi, err, x)
-        a, w = a - eta * grad_a, w - eta * grad_w
+        a, w = a - eta * (grad_a + decay * (a - a0)), w - eta * (grad_w + decay * (w - w0))
     return w, a
 
 
-@pytest.mark.parametrize("slope", [0.0, -0.2])
-def test_gd_kernel_is_plain_gradient_descent(slope):
+@pytest.mark.parametrize("slope, decay", [(0.0, 0.0), (-0.2, 0.0), (0.0, 0.3)])
+def test_gd_kernel_is_plain_gradient_descent(slope, decay):
     rng = np.random.default_rng(3)
     p = vt.TIParams(n=6, exception=(2, 5), slope=slope)
     vecs = vt._item_vectors(p)
@@ -47,9 +48,9 @@ def test_gd_kernel_is_plain_gradient_descent(slope):
     w = rng.standard_normal((seeds, m, x.shape[1]))
     a = rng.standard_normal((seeds, m))
     w_kernel, a_kernel = w.copy(), a.copy()
-    vt._gd_steps(w_kernel, a_kernel, x, y, slope, eta, 1 / math.sqrt(m), steps)
+    vt._gd_steps(w_kernel, a_kernel, x, y, slope, eta, 1 / math.sqrt(m), steps, decay)
     for r in range(seeds):
-        w_ref, a_ref = _plain_gd(w[r], a[r], x, y, slope, eta, steps)
+        w_ref, a_ref = _plain_gd(w[r], a[r], x, y, slope, eta, steps, decay)
         # the two differ only in summation order: first-order round-off of `steps` steps, each a sum of at
         # most m + d + P products, relative to the size of the weights
         tol = steps * (m + x.shape[1] + len(x)) * EPS
@@ -77,7 +78,7 @@ def test_mirrored_init_starts_from_zero_output():
     assert np.all(absval[:, ~np.eye(p.n, dtype=bool)] > 0)
 
 
-@pytest.mark.parametrize("claim_id", ["transitive.network_margins", "transitive.cross_section_flip"])
+@pytest.mark.parametrize("claim_id", ["transitive.network_margins", "transitive.cross_section_flip", "transitive.weight_decay"])
 def test_quick_steps_follow_the_remainder_rule(claim_id):
     """The quick scale trains the fewest hundred steps whose GD remainder is ≤ 10⁻³ of the claim's resolution."""
     from gentheory.verify.claims import get_claim
@@ -117,8 +118,8 @@ def _parameter_gradients(w, a, x, slope):
     return np.concatenate([z * dphi, grad_w.reshape(m * x.shape[1], -1)]) / math.sqrt(m)
 
 
-@pytest.mark.parametrize("slope, rho", [(0.0, 0.0), (-0.2, 0.4)])
-def test_kernel_control_is_the_linear_response_to_the_parameter_gradient_kernel(slope, rho):
+@pytest.mark.parametrize("slope, rho, ridge", [(0.0, 0.0, 0.0), (-0.2, 0.4, 0.0), (0.0, 0.0, 0.3)])
+def test_kernel_control_is_the_linear_response_to_the_parameter_gradient_kernel(slope, rho, ridge):
     """The control equals δK_xX α − K_xX K⁻¹ δK_XX α with the empirical NTK assembled from the parameter
     gradients (the textbook definition), to the rounding of the two assemblies."""
     from gentheory.solvers import transitive as st
@@ -132,14 +133,15 @@ def test_kernel_control_is_the_linear_response_to_the_parameter_gradient_kernel(
     y = np.array([lab for _, lab in train], float)
     rng = np.random.default_rng(5)
     w, a = rng.standard_normal((2, 50, x_tr.shape[1])), rng.standard_normal((2, 50))
-    kc = vt.kernel_control(w, a, x_tr, x_all, y, slope)
+    kc = vt.kernel_control(w, a, x_tr, x_all, y, slope, ridge=ridge)
     control, bound = kc.control, kc.bound
     k_tr = st.leaky_relu_kernel(np.clip(x_tr @ x_tr.T, -1, 1), slope, "ntk")
     k_all = st.leaky_relu_kernel(np.clip(x_all @ x_tr.T, -1, 1), slope, "ntk")
-    alpha = np.linalg.solve(k_tr, y)
+    shifted = k_tr + ridge * np.eye(len(y))
+    alpha = np.linalg.solve(shifted, y)
     for r in range(2):
         g_tr, g_all = _parameter_gradients(w[r], a[r], x_tr, slope), _parameter_gradients(w[r], a[r], x_all, slope)
-        expected = (g_all.T @ g_tr - k_all) @ alpha - k_all @ np.linalg.solve(k_tr, (g_tr.T @ g_tr - k_tr) @ alpha)
+        expected = (g_all.T @ g_tr - k_all) @ alpha - k_all @ np.linalg.solve(shifted, (g_tr.T @ g_tr - k_tr) @ alpha)
         # both sides round: the gradient route sums m(d + 1) products per entry, the control's bound covers its own
         tol = bound[r] + (50 * (x_tr.shape[1] + 1) + len(y)) * EPS * np.linalg.cond(k_tr) * np.abs(expected).max()
         assert np.all(np.abs(control[r] - expected) <= tol)

@@ -228,3 +228,37 @@ def fig_lm_comparison(verdicts):
     ax_d.set_title("(d)")
     figure_legend(fig, [ax_a, ax_b, ax_c, ax_d], ncols=3)
     return fig, rows
+
+
+@figure("transitive_weight_decay", claims=("transitive.weight_decay",),
+        caption="Weight decay λ in trained ReLU networks (n = 9, I4↔I6): signed margins of the exception (I6 over I4), "
+                "a loop training pair (I4–I5) and the straddling pair (I3–I7) against λ — ridge NTK-KRR (lines) and "
+                "networks extrapolated to infinite width (dots, ±z*·se). Dotted: the ridgeless values, the rival.",
+        width="half", aspect=1.4)
+def fig_weight_decay(verdicts):
+    import matplotlib.pyplot as plt
+
+    v = verdicts["transitive.weight_decay"]
+    fig, ax = plt.subplots()
+    grid = np.geomspace(0.03, 10, 120)
+    kappa = st.network_family(0.0)
+    curves = {"exception (I6 over I4)": ((4, 6), -1.0, "C3"), "loop I4-I5": ((4, 5), 1.0, "C0"),
+              "straddle I3-I7": ((3, 7), 1.0, "C2")}
+    rows = []
+    lams = np.array([p.params["weight_decay"] for p in v.points])
+    for name, ((i, j), sign, color) in curves.items():
+        krr = np.array([sign * st.margins(9, (4, 6), kappa=kappa, lam=lam)[i - 1, j - 1] for lam in grid])
+        ax.semilogx(grid, krr, "-", color=color, lw=0.9, label=name)
+        ax.axhline(sign * st.margins(9, (4, 6), kappa=kappa)[i - 1, j - 1], color=color, ls=":", lw=0.7)
+        vals = np.array([p.info[name][0] for p in v.points])
+        ses = np.array([p.info[name][1] for p in v.points])
+        simulation_errorbar(ax, lams, vals, ses, v.z_star, color=color)
+        rows += [{"pair": name, "weight_decay": float(lam), "network": float(val), "se": float(se)}
+                 for lam, val, se in zip(lams, vals, ses)]
+    ax.axhline(0, color="0.6", lw=0.5)
+    tidy_log_axis(ax, "x")
+    ax.set_xlabel(r"weight decay $\lambda$")
+    ax.set_ylabel("signed margin")
+    ax.plot([], [], "o", color="0.4", ms=3, label="networks (±z*·se)")
+    figure_legend(fig, [ax], ncols=2)
+    return fig, rows
