@@ -51,6 +51,7 @@ __all__ = [
     "threshold_polynomial",
     "thresholds",
     "cross_section_threshold",
+    "tail_criterion",
     "no_exception_ranks",
     "green_function",
     "dipole_ranks",
@@ -415,6 +416,24 @@ def cross_section_threshold(n: int, exception: tuple[int, int]) -> sp.Expr:
             if float(rt) < float(best):
                 best = rt
     return best
+
+
+@checked_arguments
+def tail_criterion(n: int, exception: tuple[int, int]) -> bool:
+    r"""The tail-length criterion of spec P5: some cross-section pair is ranked wrongly for some μ > 0 iff both
+    tails have at least two items and one has at least three,
+
+    .. math:: t_L = a - 1 \ge 2,\quad t_R = n - b \ge 2,\quad \max(t_L, t_R) \ge 3.
+
+    A conjecture from an exhaustive scan (n = 7…15, no counterexample), checked against the exact thresholds of
+    :func:`cross_section_threshold` by the claim ``transitive.tail_criterion``.
+
+    >>> tail_criterion(9, (4, 6)), tail_criterion(8, (3, 6)), tail_criterion(9, (2, 5))
+    (True, False, False)
+    """
+    check_task(n, exception)
+    left, right = exception[0] - 1, n - exception[1]
+    return left >= 2 and right >= 2 and max(left, right) >= 3
 
 
 @checked_arguments

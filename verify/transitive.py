@@ -1521,3 +1521,64 @@ class WeightDecayMargins(Claim):
                            info={name: [sign.get(name, 1.0) * float(ex.intercept[k]), float(ex.intercept_se[k])]
                                  for name, k in key.items()}
                            | {"networks_at_width": dict(zip(ex.widths.tolist(), ex.counts.tolist()))})
+
+
+@dataclass(frozen=True, kw_only=True)
+class ListLength:
+    """Every exception (a, b), b − a ≥ 2, of a list of ``n`` items."""
+
+    n: int = 9
+
+    def __post_init__(self) -> None:
+        check_int("n", self.n, low=4)
+
+    @property
+    def exceptions(self) -> list[tuple[int, int]]:
+        return [(a, b) for a in range(1, self.n + 1) for b in range(a + 2, self.n + 1)]
+
+
+@dataclass(frozen=True)
+class ExactAlgebra:
+    """Exact computation: nothing to size."""
+
+
+@register
+class TailCriterion(Claim):
+    r"""Which tasks have a cross-section mistake at all: the tail-length criterion against the exact thresholds.
+
+    Spec P5 conjectures, from a numerical scan, that some cross-section pair is ranked wrongly for some geometry
+    μ > 0 iff :math:`t_L = a - 1 \ge 2`, :math:`t_R = n - b \ge 2` and :math:`\max(t_L, t_R) \ge 3`
+    (:func:`gentheory.theory.transitive.tail_criterion`). The measurement is exact: for every exception of a list,
+    whether any cross-section pair's threshold polynomial has a positive real root of odd multiplicity
+    (:func:`gentheory.theory.transitive.cross_section_threshold`, SymPy real-root isolation). The rivals are the
+    two neighbouring criteria a reader would guess: both tails of two items suffice, or both need three."""
+
+    id = "transitive.tail_criterion"
+    statement = ("For every exception (a, b) of a list of n items (quick n = 7–9, paper n = 7–13), a cross-section "
+                 "mistake occurs at some geometry μ > 0 exactly when both tails have ≥ 2 items and one has ≥ 3.")
+    rivals = (Rival("tails_two", "Two items on each side suffice (t_L, t_R ≥ 2).", nearest=True),
+              Rival("tails_three", "Both tails need three items (t_L, t_R ≥ 3)."))
+    reference = f"{REFERENCE}; spec P5 (tail-length criterion, scan n = 7…15)"
+    Params = ListLength
+    Config = ExactAlgebra
+    scales = {"quick": ExactAlgebra(), "paper": ExactAlgebra()}
+    relevance = 0.0
+    relevance_abs = 0.5  # a task classified the other way is a difference of 1
+
+    def sweep(self, scale: str) -> list[ListLength]:
+        return [ListLength(n=n) for n in (range(7, 10) if scale == "quick" else range(7, 14))]
+
+    def theory(self, p: ListLength) -> Estimate:
+        return Estimate(np.array([float(tt.tail_criterion(p.n, exc)) for exc in p.exceptions]))
+
+    def rival(self, name: str, p: ListLength) -> Estimate:
+        least = 2 if name == "tails_two" else 3
+        return Estimate(np.array([float(a - 1 >= least and p.n - b >= least) for a, b in p.exceptions]))
+
+    def simulate(self, p: ListLength, cfg: ExactAlgebra, rng: np.random.Generator) -> Observation:
+        import sympy as sp
+
+        thresholds = [tt.cross_section_threshold(p.n, exc) for exc in p.exceptions]
+        has = np.array([float(t != sp.oo) for t in thresholds])
+        return Observation(Estimate(has), info={"exceptions": [list(e) for e in p.exceptions],
+                                                "mu_star_cross": [None if t == sp.oo else float(t) for t in thresholds]})
