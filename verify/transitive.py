@@ -106,6 +106,15 @@ def _pair_matrix(vecs: NDArray, pairs) -> NDArray:
     return np.array([np.concatenate([vecs[i - 1], vecs[j - 1]]) for i, j in pairs]) / math.sqrt(2)
 
 
+def task_inputs(p: TIParams) -> tuple[NDArray, NDArray, NDArray]:
+    """Training inputs (P, 2n), their labels (P,) and the inputs of every ordered pair (:func:`off_diagonal` order)."""
+    vecs = _item_vectors(p)
+    train = tt.training_pairs(p.n, p.exception)
+    x_tr = _pair_matrix(vecs, [q for q, _ in train])
+    y = np.array([lab for _, lab in train], float)
+    return x_tr, y, _pair_matrix(vecs, off_diagonal(p.n))
+
+
 def off_diagonal(n: int) -> list[tuple[int, int]]:
     """All ordered pairs (i, j), i ≠ j, in row-major order."""
     return [(i, j) for i in range(1, n + 1) for j in range(1, n + 1) if i != j]
@@ -294,12 +303,8 @@ def run_networks(p: TIParams, width: int, seeds: int, *, steps: int = 600, lr_fa
                  rng: np.random.Generator) -> TrainedNetworks:
     r"""Train ``seeds`` independent networks of width ``width`` (mirrored init) by full-batch GD; their outputs at
     every ordered pair with the rounding scale and the empirical-NTK control of each (:class:`TrainedNetworks`)."""
-    vecs = _item_vectors(p)
-    train = tt.training_pairs(p.n, p.exception)
-    x_tr = _pair_matrix(vecs, [q for q, _ in train])
-    y = np.array([lab for _, lab in train], float)
+    x_tr, y, x_all = task_inputs(p)
     allp = off_diagonal(p.n)
-    x_all = _pair_matrix(vecs, allp)
     s = p.slope
     # analytic NTK Gram of the training inputs sets the step (spec §4)
     theta = st.leaky_relu_kernel(np.clip(x_tr @ x_tr.T, -1, 1), s, "ntk")
@@ -335,12 +340,8 @@ def run_readout_networks(p: TIParams, width: int, seeds: int, *, rng: np.random.
     r"""``seeds`` networks of width ``width`` whose readout alone is trained to interpolation, from the mirrored
     initialisation (f₀ ≡ 0): the limit of GD on the readout, :math:`\hat K_{xX}\hat K_{XX}^{-1}y` with the
     empirical NNGP kernel of the frozen first layer (:func:`kernel_control`), with its first-order control."""
-    vecs = _item_vectors(p)
-    train = tt.training_pairs(p.n, p.exception)
-    x_tr = _pair_matrix(vecs, [q for q, _ in train])
-    y = np.array([lab for _, lab in train], float)
+    x_tr, y, x_all = task_inputs(p)
     allp = off_diagonal(p.n)
-    x_all = _pair_matrix(vecs, allp)
     if width // 2 < len(y):
         raise ParameterError(f"width = {width}: readout-only interpolation needs width/2 >= {len(y)} distinct features")
     w_half = rng.standard_normal((seeds, width // 2, x_tr.shape[1]))  # the mirrored twins share the kernel features
@@ -366,17 +367,14 @@ def gd_remainder(p: TIParams, *, steps: int, lr_factor: float) -> NDArray:
     r"""Bound on the distance of linearised (NTK) GD after ``steps`` steps from its limit, at every ordered pair:
     :math:`\|\Theta(x, X)(\Theta + \lambda)^{-1}\|\,\rho^T\|y\|` with :math:`\rho = \max_i|1 - \eta(\lambda_i +
     \lambda)|` over the NTK Gram eigenvalues, λ the weight decay (0: the ridgeless limit)."""
-    vecs = _item_vectors(p)
-    train = tt.training_pairs(p.n, p.exception)
-    x_tr = _pair_matrix(vecs, [q for q, _ in train])
-    y = np.array([lab for _, lab in train], float)
+    x_tr, y, x_all = task_inputs(p)
     theta = st.leaky_relu_kernel(np.clip(x_tr @ x_tr.T, -1, 1), p.slope, "ntk")
     ev = np.linalg.eigvalsh(theta)
     lam = p.weight_decay
     eta = lr_factor / (ev.max() + lam)
     rho = np.max(np.abs(1 - eta * (ev + lam)))
     allp = off_diagonal(p.n)
-    cross = st.leaky_relu_kernel(np.clip(_pair_matrix(vecs, allp) @ x_tr.T, -1, 1), p.slope, "ntk")
+    cross = st.leaky_relu_kernel(np.clip(x_all @ x_tr.T, -1, 1), p.slope, "ntk")
     gain = np.linalg.norm(np.linalg.solve(theta + lam * np.eye(len(y)), cross.T), axis=0)
     out = np.zeros((p.n, p.n))
     for k, (i, j) in enumerate(allp):
@@ -456,6 +454,11 @@ class WidthExtrapolation:
     means: NDArray
     ses: NDArray
     raw_ses: NDArray
+
+    def estimate(self, index) -> Estimate:
+        """The intercept at ``index`` (e.g. the upper triangle) as a claim's measurement."""
+        return Estimate(self.intercept[index], self.intercept_se[index], self.intercept_bound[index],
+                        n=int(self.counts.sum()), dof=self.intercept_dof[index])
 
 
 def extrapolation_counts(seeds: int) -> NDArray:
@@ -625,8 +628,7 @@ class NetworkMargins(Claim):
         krr = p.krr()
         _, c1, c2 = st.family_coefficients(st.network_family(p.slope))
         top = ex.means[-1]
-        return Observation(Estimate(ex.intercept[iu], ex.intercept_se[iu], ex.intercept_bound[iu],
-                                    n=int(ex.counts.sum()), dof=ex.intercept_dof[iu]),
+        return Observation(ex.estimate(iu),
                            aux={"widths": ex.widths, "margins_mean": ex.means, "margins_extrapolated": ex.intercept,
                                 "krr": krr},
                            info={"rms_dev_of_mean_at_width": {int(m): float(np.sqrt(np.mean((mm - krr)[iu] ** 2)))
@@ -844,8 +846,7 @@ class CrossSectionFlip(Claim):
         ex = width_extrapolation(p, cfg.width, cfg.seeds, steps=cfg.steps, lr_factor=cfg.lr_factor, rng=rng)
         _, c1, c2 = st.family_coefficients(st.network_family(p.slope))
         k = (i - 1, j - 1)
-        return Observation(Estimate(ex.intercept[k], ex.intercept_se[k], ex.intercept_bound[k], n=int(ex.counts.sum()),
-                                    dof=ex.intercept_dof[k]),
+        return Observation(ex.estimate(k),
                            info={"mu": c2 / c1, "mu_star": float(tt.cross_section_threshold(p.n, p.exception)),
                                  "networks_at_width": dict(zip(ex.widths.tolist(), ex.counts.tolist())),
                                  "control_variance_factor_at_largest_width": float((ex.ses[-1][k] / ex.raw_ses[-1][k]) ** 2),
@@ -1456,8 +1457,7 @@ class ReadoutMargins(Claim):
                                  readout_only=True)
         iu = _upper(p.n)
         i, j = p.exception[0] - 1, p.exception[1] + 1
-        return Observation(Estimate(ex.intercept[iu], ex.intercept_se[iu], ex.intercept_bound[iu],
-                                    n=int(ex.counts.sum()), dof=ex.intercept_dof[iu]),
+        return Observation(ex.estimate(iu),
                            aux={"widths": ex.widths, "margins_extrapolated": ex.intercept, "nngp": p.krr("self", "nngp"),
                                 "ntk": p.krr()},
                            info={"straddling_margin": [float(ex.intercept[i - 1, j - 1]),
@@ -1515,8 +1515,7 @@ class WeightDecayMargins(Claim):
         key = {"straddle I3-I7": (a - 2, b), "loop I4-I5": (a - 1, a), "loop I5-I6": (a, b - 1),
                "exception (I6 over I4)": (a - 1, b - 1)}
         sign = {"exception (I6 over I4)": -1.0}
-        return Observation(Estimate(ex.intercept[iu], ex.intercept_se[iu], ex.intercept_bound[iu],
-                                    n=int(ex.counts.sum()), dof=ex.intercept_dof[iu]),
+        return Observation(ex.estimate(iu),
                            aux={"widths": ex.widths, "margins_extrapolated": ex.intercept, "krr": p.krr()},
                            info={name: [sign.get(name, 1.0) * float(ex.intercept[k]), float(ex.intercept_se[k])]
                                  for name, k in key.items()}

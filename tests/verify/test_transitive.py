@@ -123,14 +123,9 @@ def test_kernel_control_is_the_linear_response_to_the_parameter_gradient_kernel(
     """The control equals δK_xX α − K_xX K⁻¹ δK_XX α with the empirical NTK assembled from the parameter
     gradients (the textbook definition), to the rounding of the two assemblies."""
     from gentheory.solvers import transitive as st
-    from gentheory.theory import transitive as tt
 
     p = vt.TIParams(n=6, exception=(2, 5), slope=slope, rho=rho)
-    vecs = vt._item_vectors(p)
-    train = tt.training_pairs(p.n, p.exception)
-    x_tr = vt._pair_matrix(vecs, [q for q, _ in train])
-    x_all = vt._pair_matrix(vecs, vt.off_diagonal(p.n))
-    y = np.array([lab for _, lab in train], float)
+    x_tr, y, x_all = vt.task_inputs(p)
     rng = np.random.default_rng(5)
     w, a = rng.standard_normal((2, 50, x_tr.shape[1])), rng.standard_normal((2, 50))
     kc = vt.kernel_control(w, a, x_tr, x_all, y, slope, ridge=ridge)
@@ -153,14 +148,9 @@ def test_kernel_control_has_mean_zero():
     component's mean within the two-sided t quantile at 10⁻³ / Q (Bonferroni over the Q pairs)."""
     from scipy import stats
 
-    from gentheory.theory import transitive as tt
 
     p = vt.TIParams(n=5, exception=(2, 4), slope=-0.2)
-    vecs = vt._item_vectors(p)
-    train = tt.training_pairs(p.n, p.exception)
-    x_tr = vt._pair_matrix(vecs, [q for q, _ in train])
-    x_all = vt._pair_matrix(vecs, vt.off_diagonal(p.n))
-    y = np.array([lab for _, lab in train], float)
+    x_tr, y, x_all = vt.task_inputs(p)
     rng = np.random.default_rng(9)
     reps = 4000
     control = vt.kernel_control(rng.standard_normal((reps, 4, x_tr.shape[1])), rng.standard_normal((reps, 4)),
@@ -262,17 +252,12 @@ def test_interval_claims_count_only_the_measurements_bound_in_delta_min():
 def test_readout_only_networks_are_the_limit_of_gd_on_the_readout():
     """run_readout_networks returns K̂_xX K̂_XX⁻¹ y with the frozen layer's NNGP kernel; plain GD on the readout from
     the mirrored initialisation reaches it, to the contraction ρ^T of GD on the kernel (derived remainder)."""
-    from gentheory.theory import transitive as tt
 
     p = vt.TIParams(n=5, exception=(2, 4), slope=-0.2)
     width, steps = 40, 4000
     net = vt.run_readout_networks(p, width, 1, rng=np.random.default_rng(3))
     w_half = np.random.default_rng(3).standard_normal((1, width // 2, 2 * p.n))[0]
-    vecs = vt._item_vectors(p)
-    train = tt.training_pairs(p.n, p.exception)
-    x_tr = vt._pair_matrix(vecs, [q for q, _ in train])
-    y = np.array([lab for _, lab in train], float)
-    x_all = vt._pair_matrix(vecs, vt.off_diagonal(p.n))
+    x_tr, y, x_all = vt.task_inputs(p)
     w = np.concatenate([w_half, w_half])
     feats = lambda x: (x @ w.T) * np.where(x @ w.T > 0, 1.0, p.slope) / math.sqrt(width)  # noqa: E731
     phi_tr, phi_all = feats(x_tr), feats(x_all)
