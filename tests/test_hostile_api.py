@@ -153,6 +153,7 @@ VALID: dict[str, Callable[[], dict]] = {
     'theory.transitive.check_task': lambda: {'n': 9, 'exception': (4, 6)},
     'theory.transitive.cross_section_threshold': lambda: {'n': 9, 'exception': (4, 6)},
     'theory.transitive.tail_criterion': lambda: {'n': 9, 'exception': (4, 6)},
+    'theory.transitive.loop_threshold': lambda: {'n': 9, 'exception': (4, 6)},
     'theory.transitive.dipole_ranks': lambda: {'n': 9, 'exception': (4, 6), 'mu_value': sp.Rational(1, 2)},
     'theory.transitive.graph_laplacian': lambda: {'n': 5, 'exception': (2, 4)},
     'theory.transitive.green_function': lambda: {'n': 9, 'mu_value': sp.Rational(1, 2)},

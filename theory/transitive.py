@@ -52,6 +52,7 @@ __all__ = [
     "thresholds",
     "cross_section_threshold",
     "tail_criterion",
+    "loop_threshold",
     "no_exception_ranks",
     "green_function",
     "dipole_ranks",
@@ -409,9 +410,26 @@ def cross_section_threshold(n: int, exception: tuple[int, int]) -> sp.Expr:
     >>> cross_section_threshold(9, (4, 6))
     1
     """
+    return _first_threshold(n, exception, "cross")
+
+
+@checked_arguments
+def loop_threshold(n: int, exception: tuple[int, int]) -> sp.Expr:
+    r"""Exact first loop-involved threshold: the smallest :math:`\mu > 0` where a loop-involved margin (one item
+    inside [a, b], one outside) changes sign (``sympy.oo`` if none does). Below :func:`cross_section_threshold`
+    wherever both exist (P4: the pairs reaching one step into the loop fail first).
+
+    >>> loop_threshold(9, (4, 6)), loop_threshold(8, (3, 6))
+    (-3/2 + sqrt(13)/2, -1 + sqrt(3))
+    """
+    return _first_threshold(n, exception, "loop_involved")
+
+
+def _first_threshold(n: int, exception: tuple[int, int], category: str) -> sp.Expr:
+    """Smallest positive threshold over the pairs of ``category`` (``sympy.oo`` if no margin changes sign)."""
     check_task(n, exception)
     best = sp.oo
-    for pair in pairs_by_category(n, exception)["cross"]:
+    for pair in pairs_by_category(n, exception)[category]:
         for rt in thresholds(n, exception, pair):
             if float(rt) < float(best):
                 best = rt

@@ -1543,21 +1543,26 @@ class ExactAlgebra:
 
 @register
 class TailCriterion(Claim):
-    r"""Which tasks have a cross-section mistake at all: the tail-length criterion against the exact thresholds.
+    r"""Which tasks have a cross-section mistake at all, and which mistake comes first.
 
     Spec P5 conjectures, from a numerical scan, that some cross-section pair is ranked wrongly for some geometry
     μ > 0 iff :math:`t_L = a - 1 \ge 2`, :math:`t_R = n - b \ge 2` and :math:`\max(t_L, t_R) \ge 3`
-    (:func:`gentheory.theory.transitive.tail_criterion`). The measurement is exact: for every exception of a list,
-    whether any cross-section pair's threshold polynomial has a positive real root of odd multiplicity
-    (:func:`gentheory.theory.transitive.cross_section_threshold`, SymPy real-root isolation). The rivals are the
-    two neighbouring criteria a reader would guess: both tails of two items suffice, or both need three."""
+    (:func:`gentheory.theory.transitive.tail_criterion`); P4 says the loop-involved pairs fail before any
+    cross-section pair. The measurement is exact: for every exception of a list, the smallest positive root of odd
+    multiplicity of the cross-section and of the loop-involved threshold polynomials
+    (:func:`~gentheory.theory.transitive.cross_section_threshold`, :func:`~gentheory.theory.transitive.loop_threshold`,
+    SymPy real-root isolation). Elements: one per exception (a crossing exists: 1/0), then one per exception with a
+    crossing (μ*_loop < μ*_cross: 1/0). The rivals are the neighbouring criteria a reader would guess — both tails of
+    two items suffice, or both need three — and the reverse order of failures."""
 
     id = "transitive.tail_criterion"
-    statement = ("For every exception (a, b) of a list of n items (quick n = 7–9, paper n = 7–13), a cross-section "
-                 "mistake occurs at some geometry μ > 0 exactly when both tails have ≥ 2 items and one has ≥ 3.")
-    rivals = (Rival("tails_two", "Two items on each side suffice (t_L, t_R ≥ 2).", nearest=True),
-              Rival("tails_three", "Both tails need three items (t_L, t_R ≥ 3)."))
-    reference = f"{REFERENCE}; spec P5 (tail-length criterion, scan n = 7…15)"
+    statement = ("For every exception (a, b) of a list of n items (quick n = 7, 8; paper n = 7–12), a cross-section "
+                 "mistake occurs at some geometry μ > 0 exactly when both tails have ≥ 2 items and one has ≥ 3, and a "
+                 "loop-involved pair always fails first (μ*_loop < μ*_cross).")
+    rivals = (Rival("tails_two", "Two items on each side suffice for a crossing (t_L, t_R ≥ 2).", nearest=True),
+              Rival("tails_three", "Both tails need three items (t_L, t_R ≥ 3)."),
+              Rival("cross_first", "The cross-section pairs fail before the loop-involved ones (μ*_cross < μ*_loop)."))
+    reference = f"{REFERENCE}; spec P4 (loop-involved pairs fail earlier), P5 (tail-length criterion, scan n = 7…15)"
     Params = ListLength
     Config = ExactAlgebra
     scales = {"quick": ExactAlgebra(), "paper": ExactAlgebra()}
@@ -1565,19 +1570,33 @@ class TailCriterion(Claim):
     relevance_abs = 0.5  # a task classified the other way is a difference of 1
 
     def sweep(self, scale: str) -> list[ListLength]:
-        return [ListLength(n=n) for n in (range(7, 10) if scale == "quick" else range(7, 14))]
+        return [ListLength(n=n) for n in ((7, 8) if scale == "quick" else range(7, 13))]
+
+    @staticmethod
+    def _crossing(p: ListLength) -> list[tuple[int, int]]:
+        return [exc for exc in p.exceptions if tt.tail_criterion(p.n, exc)]
 
     def theory(self, p: ListLength) -> Estimate:
-        return Estimate(np.array([float(tt.tail_criterion(p.n, exc)) for exc in p.exceptions]))
+        criterion = [float(tt.tail_criterion(p.n, exc)) for exc in p.exceptions]
+        return Estimate(np.array(criterion + [1.0] * len(self._crossing(p))))
 
     def rival(self, name: str, p: ListLength) -> Estimate:
+        order = [np.nan] * len(self._crossing(p))
+        if name == "cross_first":
+            return Estimate(np.array([np.nan] * len(p.exceptions) + [0.0] * len(order)))
         least = 2 if name == "tails_two" else 3
-        return Estimate(np.array([float(a - 1 >= least and p.n - b >= least) for a, b in p.exceptions]))
+        return Estimate(np.array([float(a - 1 >= least and p.n - b >= least) for a, b in p.exceptions] + order))
 
     def simulate(self, p: ListLength, cfg: ExactAlgebra, rng: np.random.Generator) -> Observation:
         import sympy as sp
 
-        thresholds = [tt.cross_section_threshold(p.n, exc) for exc in p.exceptions]
-        has = np.array([float(t != sp.oo) for t in thresholds])
-        return Observation(Estimate(has), info={"exceptions": [list(e) for e in p.exceptions],
-                                                "mu_star_cross": [None if t == sp.oo else float(t) for t in thresholds]})
+        cross = {exc: tt.cross_section_threshold(p.n, exc) for exc in p.exceptions}
+        # the order is measured where the criterion predicts a crossing (the theory's element list)
+        loop = {exc: tt.loop_threshold(p.n, exc) for exc in self._crossing(p)}
+        has = [float(t != sp.oo) for t in cross.values()]
+        first = [float(loop[exc] != sp.oo and (cross[exc] == sp.oo or float(loop[exc]) < float(cross[exc])))
+                 for exc in self._crossing(p)]
+        return Observation(Estimate(np.array(has + first)),
+                           info={"exceptions": [list(e) for e in p.exceptions],
+                                 "mu_star_cross": [None if t == sp.oo else float(t) for t in cross.values()],
+                                 "mu_star_loop": {f"{a},{b}": float(t) for (a, b), t in loop.items() if t != sp.oo}})
