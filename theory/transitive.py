@@ -244,6 +244,10 @@ def _all_ordered_pairs(n: int) -> list[tuple[int, int]]:
     return [(i, j) for i in range(1, n + 1) for j in range(1, n + 1) if i != j]
 
 
+#: largest list for the exact full ordered-pair KRR (a 2n × 2n rational solve; about a second at n = 30)
+KRR_MAX_N = 30
+
+
 @checked_arguments
 def krr_predictions(
     n: int, exception: tuple[int, int] | None, *, kappa: KernelFamily, lam: sp.Expr = 0
@@ -255,8 +259,13 @@ def krr_predictions(
     ------
     ParameterError
         For the ridgeless, purely additive kernel (:math:`c_2 = \lambda = 0`), which has no
-        interpolating solution (spec P3).
+        interpolating solution (spec P3), and for n above :data:`KRR_MAX_N`: the full problem is a dense
+        2n × 2n rational solve and n(n − 1) predictions, the reference the rank reduction is checked
+        against at small n; :func:`margins` (the exact reduction) and ``solvers.transitive.krr_general`` scale.
     """
+    if n > KRR_MAX_N:
+        raise ParameterError(f"n = {n} is outside [3, {KRR_MAX_N}] for the exact full ordered-pair KRR; use margins() "
+                             "(the exact rank reduction) or solvers.transitive.krr_general")
     lam = exact("lam", lam, rational=True)
     if lam.is_negative:
         raise ParameterError(f"lam = {lam} is outside [0, inf)")

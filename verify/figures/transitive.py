@@ -112,7 +112,7 @@ def fig_flip_margins(verdicts):
             _, c1, c2 = st.family_coefficients(st.network_family(rp.params["slope"], "nngp"))
             val, se_r = rp.info["straddling_margin"]
             simulation_errorbar(ax, [c2 / c1], [val], [se_r], verdicts["transitive.readout_margins"].z_star, color="C1",
-                                marker="D", ms=3, zorder=3)
+                                fmt="D", ms=3, zorder=3)
             rows.append({"n": n, "a": a, "b": b, "mu": c2 / c1, "readout_only_margin": val, "se": se_r})
         ax.set_title(f"n = {n}, I{a}↔I{b}")
         ax.set_xlabel(r"$\mu$")
