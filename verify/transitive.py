@@ -1279,7 +1279,7 @@ class LMMistakeOrder(Claim):
         lo, mid, hi = _THRESHOLD_ORDER
         across = [_difference(per_run[b][kind(b)][:, None], per_run[a][kind(a)][:, None])
                   for kind in (_straddle, _loop_adjacent) for a, b in ((lo, mid), (mid, hi))]
-        within = [_difference_paired(per_run[h][_straddle(h)] - per_run[h][_loop_adjacent(h)]) for h in _THRESHOLD_ORDER]
+        within = [Estimate.from_replicates(per_run[h][_straddle(h)] - per_run[h][_loop_adjacent(h)]) for h in _THRESHOLD_ORDER]
         parts = across + within
         est = Estimate(np.concatenate([np.atleast_1d(e.value) for e in parts]),
                        np.concatenate([np.atleast_1d(e.stderr) for e in parts]), n=sum(len(runs[h].accuracy) for h in runs),
@@ -1292,11 +1292,6 @@ class LMMistakeOrder(Claim):
                                       "loop_adjacent_accuracy": {h: float(per_run[h][_loop_adjacent(h)].mean()) for h in runs},
                                       "cross_section_accuracy": {h: float(np.mean([runs[h].column(q) for q in
                                           tt.pairs_by_category(*LM_HIERARCHIES[h])["cross"]])) for h in runs}})
-
-
-def _difference_paired(per_run: NDArray) -> Estimate:
-    """Mean of a per-run difference (paired within runs), its standard error and R − 1 degrees of freedom."""
-    return Estimate(float(per_run.mean()), float(stderr(per_run)), n=len(per_run), dof=len(per_run) - 1)
 
 
 @register
