@@ -17,6 +17,9 @@ perceptron
     Replica-symmetric saddle points (storage, teacher–student), frozen 1RSB, Franz–Parisi, annealed states.
 strata
     Gluing over U(d), stratum classification, Model T's loss and Hessian, the Q8 instances of the study.
+gluing
+    Model G of the strata study: module loss, cross loss of the amalgam or the full table and its floor, retraction
+    on U(d), character classes, sampling of Hom(Z_a *_{Z_c} Z_b, U(d)).
 transitive
     Numerical KRR, network kernels (NTK, NNGP) and thresholds μ*.
 _errors

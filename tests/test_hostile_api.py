@@ -36,7 +36,7 @@ from gentheory.solvers import SolverConvergenceError
 from gentheory.theory._validation import ParameterError
 
 STUDIES = ("augmentation", "double_descent", "grokking", "perceptron", "strata", "transitive")
-MODULES = [f"gentheory.{layer}.{study}" for layer in ("theory", "solvers") for study in STUDIES]
+MODULES = [f"gentheory.{layer}.{study}" for layer in ("theory", "solvers") for study in STUDIES] + ["gentheory.solvers.gluing"]
 #: wall-clock limit of one call: a hostile size must be refused, not computed
 SECONDS = 20
 
@@ -50,6 +50,18 @@ def _linear_problem() -> gs.LinearProblem:
 
 def _q8_rho() -> np.ndarray:
     return np.asarray(ts.q8_target(2), complex)
+
+
+def _z4_table():
+    from gentheory.solvers.gluing import ModuleTable
+
+    return ModuleTable(np.add.outer(np.arange(4), np.arange(4)) % 4)
+
+
+def _model_g():
+    from gentheory.solvers.gluing import ModelG
+
+    return ModelG(next(t for t in ts.FAMILY if t.name.startswith("S3")), "table", 2)
 
 
 #: one valid call per public function: module.function -> a factory of its keyword arguments
@@ -250,6 +262,21 @@ VALID: dict[str, Callable[[], dict]] = {
     'solvers.perceptron.ogp_threshold': lambda: {'low': 0.745, 'high': 0.75, 'xtol': 0.01},  # xtol > the bracket: the two ends only
     'solvers.perceptron.annealed_storage': lambda: {'alpha': 0.5, 'beta': 2.0},
     'solvers.perceptron.annealed_teacher_student': lambda: {'alpha': 0.5},
+    'solvers.gluing.haar_unitary': lambda: {'shape': (2, 3), 'd': 2, 'rng': np.random.default_rng(0)},
+    'solvers.gluing.riemannian_step': lambda: {'W': np.eye(2)[None].astype(complex), 'G': 0.1 * np.ones((1, 2, 2)), 'lr': 0.1},
+    'solvers.gluing.module_loss_grad': lambda: {'W': np.array([np.diag([1j, -1j]) ** e for e in range(4)])[None],
+                                                'local': _z4_table(), 'beta': 4.0, 'hom_weight': 1.0},
+    'solvers.gluing.character_multiplicities': lambda: {'W': np.array([np.diag([1j, -1j]) ** e for e in range(4)]),
+                                                        'characters': np.array([[1j ** (e * k) for k in range(4)] for e in range(4)])},
+    'solvers.gluing.cyclic_classes': lambda: {'X': np.diag([1j, -1j]), 'm': 4},
+    'solvers.gluing.sample_amalgam_representations': lambda: {'a': 4, 'b': 6, 'c': 2, 'd': 2, 'samples': 10,
+                                                              'rng': np.random.default_rng(0)},
+    'solvers.gluing.table_floor': lambda: {'model': _model_g(), 'class_a': (0, 1), 'class_b': (1, 2), 'restarts': 2},
+    'solvers.gluing.unitary_polar_factor': lambda: {'X': np.array([[1.0, 0.1], [0.0, 1.0]])},
+    'theory.strata.faithful_modules': lambda: {'G': ts.quaternion_group(), 'region': ts.quaternion_group().subgroup("i"), 'd': 2},
+    'theory.strata.restriction_multiplicities': lambda: {'G': ts.quaternion_group(), 'region': ts.quaternion_group().subgroup("i")},
+    'theory.strata.extendable_module_pairs': lambda: {'G': ts.symmetric_group(3), 'region_a': ts.symmetric_group(3).subgroup("s"),
+                                                      'region_b': ts.symmetric_group(3).subgroup("r"), 'd': 2},
     'solvers.strata.optimal_gluing': lambda: {'X': np.diag([1.0, -1.0]), 'Y': np.diag([-1.0, 1.0])},
     'solvers.strata.unitary_from_hermitian': lambda: {'h': np.linspace(-0.5, 0.5, 4), 'd': 2},
     'solvers.strata.hermitian_from_coordinates': lambda: {'h': np.linspace(-0.5, 0.5, 4), 'd': 2},

@@ -26,6 +26,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
+import mpmath
 import sympy as sp
 
 from gentheory.theory import _groups
@@ -49,6 +50,9 @@ __all__ = [
     "amalgam_abelianisation_order",
     "hom_components_by_stratum",
     "faithful_module_strata",
+    "faithful_modules",
+    "restriction_multiplicities",
+    "extendable_module_pairs",
     "Task",
     "TaskAnalysis",
     "analyse_task",
@@ -275,6 +279,31 @@ def q8_obstruction(d: int) -> dict[int, int]:
 
 
 # =========================================================================== task families
+def _faithful_combos(G: FiniteGroup, region: frozenset[int], d: int) -> tuple[int, list[dict[int, int]], list[tuple[int, ...]]]:
+    e, chars = abelian_characters(G, region)
+    out = []
+    for combo in itertools.combinations_with_replacement(range(len(chars)), d):
+        kernel = set(region)
+        for x in combo:
+            kernel &= {h for h in region if chars[x][h] == 0}
+        if kernel == {0}:
+            out.append(combo)
+    return e, chars, out
+
+
+@checked_arguments
+def faithful_modules(G: FiniteGroup, region: frozenset[int], d: int) -> list[tuple[int, ...]]:
+    r"""Faithful d-dim modules :math:`\rho: A \to U(d)` of an abelian region, up to conjugacy.
+
+    A module is a multiset of d characters of A, returned as a sorted tuple of indices into
+    :func:`abelian_characters` ``(G, region)``; it is faithful when the kernels intersect trivially
+    (only faithful modules decode every local product right).
+    """
+    check_int("d", d, low=1)
+    _check_enumeration(len(region), d)
+    return _faithful_combos(G, frozenset(region), d)[2]
+
+
 @checked_arguments
 def faithful_module_strata(G: FiniteGroup, region: frozenset[int], overlap: frozenset[int], d: int,
                            c: int | None = None) -> set[tuple[int, ...]]:
@@ -288,7 +317,6 @@ def faithful_module_strata(G: FiniteGroup, region: frozenset[int], overlap: froz
     if c is not None:
         check_int("c", c, low=0, high=G.order - 1)
     _check_enumeration(len(region), d)
-    e, chars = abelian_characters(G, region)
     if c is None:
         if len(overlap) != 1:
             raise ParameterError("c must be given when the overlap C is not trivial")
@@ -297,19 +325,68 @@ def faithful_module_strata(G: FiniteGroup, region: frozenset[int], overlap: froz
         m = len(overlap)
         if G.closure([c]) != overlap:
             raise ParameterError(f"c = {G.labels[c]!r} does not generate the overlap C")
+    e, chars, combos = _faithful_combos(G, frozenset(region), d)
     out = set()
-    for combo in itertools.combinations_with_replacement(range(len(chars)), d):
-        kernel = set(region)
-        for x in combo:
-            kernel &= {h for h in region if chars[x][h] == 0}
-        if kernel != {0}:
-            continue
+    for combo in combos:
         n = [0] * m
         for x in combo:
             if m:
                 n[(chars[x][c] * m) // e] += 1
         out.add(tuple(n))
     return out
+
+
+@checked_arguments
+def restriction_multiplicities(G: FiniteGroup, region: frozenset[int]) -> list[tuple[int, ...]]:
+    r"""Multiplicities of the characters of an abelian subgroup A in each irrep of G restricted to A.
+
+    Row χ, column λ: :math:`\langle\chi|_A, \lambda\rangle = \frac1{|A|}\sum_{a\in A}\chi(a)\,\overline{\lambda(a)}`
+    (Frobenius reciprocity), from the certified 50-digit character table and the exact characters of A
+    (:func:`abelian_characters` order); each must be an integer to 30 digits.
+    """
+    region = frozenset(region)
+    e, chars = abelian_characters(G, region)
+    ch = irreducible_characters(G)
+    rows = []
+    with mpmath.workdps(50):
+        for chi in range(len(ch.degrees)):
+            row = []
+            for lam in chars:
+                z = mpmath.fsum(ch.value(chi, a) * mpmath.expjpi(-mpmath.mpf(2 * lam[a]) / e) for a in region) / len(region)
+                k = int(mpmath.nint(z.real))
+                if abs(z - k) > mpmath.mpf(10) ** -30:
+                    raise AssertionError(f"{G.name}: multiplicity {z} is not an integer")
+                row.append(k)
+            rows.append(tuple(row))
+    return rows
+
+
+@checked_arguments
+def extendable_module_pairs(G: FiniteGroup, region_a: frozenset[int], region_b: frozenset[int], d: int
+                            ) -> frozenset[tuple[tuple[int, ...], tuple[int, ...]]]:
+    r"""Pairs of modules (of A, of B; character multisets as in :func:`faithful_modules`) that are the restrictions
+    of one d-dim representation of G: :math:`(\rho|_A, \rho|_B)` over every :math:`\rho = \oplus_\chi \chi^{m_\chi}`
+    with :math:`\sum m_\chi\chi(1) = d`.
+
+    A pair of locally exact modules glues, after a basis change, into a map that respects every product of
+    the multiplication table exactly when it is such a restriction (the obstruction beyond the overlap:
+    spec §2.2's scalar modules, and the trivial-overlap families under the full table).
+    """
+    check_int("d", d, low=1)
+    _check_enumeration(len(G.conjugacy_classes), d)
+    ch = irreducible_characters(G)
+    res_a = restriction_multiplicities(G, frozenset(region_a))
+    res_b = restriction_multiplicities(G, frozenset(region_b))
+    to_combo = lambda mult: tuple(i for i, k in enumerate(mult) for _ in range(k))  # noqa: E731
+    out = set()
+    for size in range(1, d + 1):
+        for combo in itertools.combinations_with_replacement(range(len(ch.degrees)), size):
+            if sum(ch.degrees[x] for x in combo) != d:
+                continue
+            ma = [sum(res_a[x][j] for x in combo) for j in range(len(res_a[0]))]
+            mb = [sum(res_b[x][j] for x in combo) for j in range(len(res_b[0]))]
+            out.add((to_combo(ma), to_combo(mb)))
+    return frozenset(out)
 
 
 @dataclass(frozen=True)
@@ -343,7 +420,11 @@ class TaskAnalysis:
     n_strata : int
         :math:`|\\pi_0\\mathrm{Hom}(C, U(d^*))|`.
     plateau : bool
-        Whether two faithful local modules can sit in different strata (a wrong-stratum plateau).
+        Whether two faithful local modules can sit in different strata (a wrong-stratum plateau): the
+        paper's criterion, and the prediction for cross data that test only the overlap (the amalgam's).
+    table_plateau : bool
+        Whether two faithful local modules can fail to be the restrictions of one d-dim representation
+        of G (:func:`extendable_module_pairs`): the prediction for cross data of the full table.
     """
 
     task: Task
@@ -357,6 +438,7 @@ class TaskAnalysis:
     gaps: frozenset
     n_strata: int
     plateau: bool
+    table_plateau: bool
 
 
 def _faithful_reps_of_dim(ch: IrreducibleCharacters, d: int) -> list[tuple[int, ...]]:
@@ -406,8 +488,11 @@ def analyse_task(task: Task, *, d: int | None = None) -> TaskAnalysis:
         targets = frozenset(targets)
     gaps = frozenset(gap(n, t) for n in ra | rb for t in targets) if targets else frozenset()
     plateau = any(na != nb for na in ra for nb in rb)
+    extendable = extendable_module_pairs(G, A, B, width)
+    table_plateau = any((ma, mb) not in extendable
+                        for ma in faithful_modules(G, A, width) for mb in faithful_modules(G, B, width))
     return TaskAnalysis(task, G.order, m, C <= G.centre, d_star, targets, ra, rb, gaps,
-                        len(cyclic_strata(m, width)) if m > 1 else 1, plateau)
+                        len(cyclic_strata(m, width)) if m > 1 else 1, plateau, table_plateau)
 
 
 #: the spec's family table (§2.6): regions by generators
@@ -418,6 +503,7 @@ FAMILY: tuple[Task, ...] = (
     Task("SL(2,3) (<S>, <S T>)", special_linear_group_2_3, ("S",), ("S T",)),
     Task("Heis(3) (<x,z>, <y,z>)", lambda: heisenberg_group(3), ("x", "z"), ("y", "z")),
     Task("Z12 (<3>, <2>)", lambda: cyclic_group(12), ("3",), ("2",)),
+    Task("Z18 (<3>, <2>)", lambda: cyclic_group(18), ("3",), ("2",)),
     Task("D4 (<s>, <r s>)", lambda: dihedral_group(4), ("s",), ("r s",)),
     Task("D5 (two reflections)", lambda: dihedral_group(5), ("s",), ("r s",)),
     Task("S3 (Z2, Z3)", lambda: symmetric_group(3), ("s",), ("r",)),

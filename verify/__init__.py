@@ -18,6 +18,9 @@ Modules
 -------
 augmentation, double_descent, grokking, perceptron, strata, transitive
     One study each: its simulations and claims.
+strata_gluing
+    The strata study's Model G (region modules glued by a learned basis change): its protocol and claims (a study's
+    further modules are named ``<study>_<part>`` and loaded with it).
 core
     The claim model: Estimate, Observation, Rival, Claim, PointResult, Verdict, the registry's ``register``.
 claims

@@ -79,9 +79,17 @@ def import_plugins(group: str) -> None:
 
 
 def load_studies() -> None:
-    """Import every study's ``verify`` module and every plugin's, registering their claims (idempotent)."""
+    """Import every study's ``verify`` modules (``<study>`` and any ``<study>_<part>``) and every plugin's,
+    registering their claims (idempotent)."""
+    import pkgutil
+
+    import gentheory.verify as package
+
+    parts = [m.name for m in pkgutil.iter_modules(package.__path__)]
     for study in STUDIES:
         importlib.import_module(f"gentheory.verify.{study}")
+        for name in sorted(n for n in parts if n.startswith(f"{study}_")):
+            importlib.import_module(f"gentheory.verify.{name}")
     import_plugins(STUDY_GROUP)
 
 

@@ -207,6 +207,49 @@ def test_family_table_rows():
         assert rows[name].overlap_order == 1 and not rows[name].plateau
 
 
+def test_z18_plateaus_at_d1_through_its_z3_overlap():
+    z18 = ts.analyse_task(next(t for t in ts.FAMILY if t.name == "Z18 (<3>, <2>)"))
+    assert z18.target_dim == 1 and z18.overlap_order == 3
+    assert z18.reachable_a == z18.reachable_b == {(0, 1, 0), (0, 0, 1)} and z18.plateau
+    assert float(ts.half_frobenius_gap((0, 1, 0), (0, 0, 1))) == 1.5 and ts.gap((0, 1, 0), (0, 0, 1)) == 2
+
+
+def test_restriction_multiplicities_are_frobenius_reciprocity():
+    G = ts.quaternion_group()
+    A = G.subgroup("i")
+    rows = ts.restriction_multiplicities(G, A)
+    ch = ts.irreducible_characters(G)
+    assert [sum(r) for r in rows] == list(ch.degrees)  # χ|_A has χ(1) characters
+    e, chars = ts.abelian_characters(G, A)
+    two_dim = rows[ch.degrees.index(2)]
+    # the irrep restricts to ⟨i⟩ as ρ(i) ~ diag(i, −i): the two faithful characters of Z4
+    faithful = [x for x, lam in enumerate(chars) if lam[G.index("i")] in (1, 3)]
+    assert [x for x, k in enumerate(two_dim) if k] == faithful
+
+
+def test_extension_criterion_on_the_table_families():
+    """S3: s ↦ −I (both eigenvalues −1) is faithful on Z2 but no 2-dim representation of S3 restricts to it together
+    with a faithful Z3 module (the only non-abelian irrep has s ~ diag(1, −1)): the full table plateaus with a trivial
+    overlap. Q8: only the traceless pair extends (the irrep), so (m1, m1) pairs do not (spec §2.2)."""
+    rows = {t.name: ts.analyse_task(t) for t in ts.FAMILY}
+    for name in ("S3 (Z2, Z3)", "A4 (Z2, Z3)", "D5 (two reflections)"):
+        assert rows[name].table_plateau and not rows[name].plateau
+    for name in ("D4 (<s>, <r s>)", "Z3 x Z4 (factors)", "Z12 (<3>, <2>)"):
+        assert not rows[name].table_plateau
+    G = ts.symmetric_group(3)
+    A, B = G.subgroup("s"), G.subgroup("r")
+    e, chars = ts.abelian_characters(G, A)
+    minus = next(x for x, lam in enumerate(chars) if lam[G.index("s")] != 0)
+    pairs = ts.extendable_module_pairs(G, A, B, 2)
+    faithful_b = ts.faithful_modules(G, B, 2)
+    assert ((minus, minus), faithful_b[0]) not in pairs and all(((minus, minus), mb) not in pairs for mb in faithful_b)
+    assert any(ma == (minus, minus) for ma, _ in pairs)  # it extends only with a non-faithful B module (sign ⊕ sign)
+    Q = ts.quaternion_group()
+    qa, qb = Q.subgroup("i"), Q.subgroup("j")
+    faithful = [(ma, mb) for ma in ts.faithful_modules(Q, qa, 2) for mb in ts.faithful_modules(Q, qb, 2)]
+    assert sum(p in ts.extendable_module_pairs(Q, qa, qb, 2) for p in faithful) == 1
+
+
 # --------------------------------------------------------------------------- Model T exact
 def test_model_t_twists_at_d2():
     tw = ts.model_t_twists(2)
