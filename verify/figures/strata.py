@@ -8,15 +8,27 @@ from gentheory.verify.figures._base import (figure, figure_legend, label_panels,
 
 
 
-@figure("strata_family", claims=("strata.family_table",),
+def _short(task: str) -> str:
+    """A task's group with the regions named only where one group has two region choices (D4)."""
+    name = task.split(" (")[0]
+    return name + (" refl." if "r s>" in task else " Klein" if "Klein" in task else "")
+
+
+@figure("strata_family", claims=("strata.glued_family", "strata.table_family", "strata.sampled_components"),
         caption="(a) Strata of Hom(Z2, U(2)): the points I and −I and the sphere CP¹, edges labelled by the gap "
-                "2(d − r_max). (b) |π0 Hom(Z_m, U(d))| = C(d+m−1, m−1). (c) Trained Model-L module pairs in different "
-                "strata (fraction, 95 % Clopper–Pearson) per task and target width d; filled: a plateau predicted by the "
-                "family criterion, open: none predicted.", panels=(1, 3), aspect=1.6)
+                "2(d − r_max). (b) Components of Hom(Z4 *_{Z2} Z_b, U(d)): the fibre-product formula (lines) against the "
+                "distinct classes found among random points of the representation space (markers), b = 4 and b = 6 "
+                "(SL(2,Z)); dotted: the abelianised count. (c, d) Model G runs that plateau (fraction of the measured half, "
+                "95 % Clopper–Pearson) per task, with the amalgam's cross data (c) and the full cross table "
+                "(d); filled: a plateau predicted (overlap criterion for the amalgam, extension criterion for the "
+                "table), open: none; crosses: the rate predicted from the module classes of the other, independent half.",
+        panels=(2, 2), aspect=1.35)
 def fig_family(verdicts):
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, 3, gridspec_kw={"width_ratios": [0.8, 1, 1.5]})
+    fig = plt.figure()
+    grid = fig.add_gridspec(2, 2, height_ratios=[1, 1.25], width_ratios=[1, 1])
+    axes = [fig.add_subplot(grid[i, j]) for i in (0, 1) for j in (0, 1)]
     ax = axes[0]
     pos = {(2, 0): (0, 0), (1, 1): (1, 1.0), (0, 2): (2, 0)}
     names = {(2, 0): "I", (1, 1): "CP¹", (0, 2): "−I"}
@@ -37,34 +49,114 @@ def fig_family(verdicts):
     ax.axis("off")
     rows = [{"series": "gap_Z2_d2", "a": str(a), "b": str(b), "gap": ts.gap(a, b)} for a in pos for b in pos if a < b]
     ax = axes[1]
-    ds = np.arange(1, 7)
-    for m in (2, 3, 4):
-        counts = [len(ts.cyclic_strata(m, int(d))) for d in ds]
-        ax.plot(ds, counts, "o-", ms=3, label=f"$C = Z_{m}$")
-        rows += [{"series": f"pi0_Z{m}", "d": int(d), "components": c} for d, c in zip(ds, counts)]
+    sampled = verdicts["strata.sampled_components"]
+    for k, b in enumerate((4, 6)):
+        pts = sorted((p for p in sampled.points if p.params["b"] == b), key=lambda p: p.params["d"])
+        ds = np.array([p.params["d"] for p in pts])
+        ax.plot(ds, [p.theory.value for p in pts], "-", color=f"C{k}", label=f"formula, $Z_4 *_{{Z_2}} Z_{b}$")
+        ax.plot(ds, [p.rivals["abelianised"].value for p in pts], ":", color=f"C{k}", lw=0.8)
+        ax.plot(ds, [p.measured.value for p in pts], "o", ms=4, mfc="white", color=f"C{k}", gid="simulation",
+                label=f"sampled, $b = {b}$")
+        rows += [{"series": f"components_b{b}", "d": int(p.params["d"]), "formula": float(p.theory.value),
+                  "sampled": float(p.measured.value), "abelianised": float(p.rivals["abelianised"].value),
+                  "samples": p.info["samples"]} for p in pts]
     ax.set_xlabel("d")
-    ax.set_ylabel(r"$|\pi_0\,\mathrm{Hom}(C, U(d))|$")
+    ax.set_ylabel(r"components $|\pi_0|$")
     ax.set_yscale("log")
     tidy_log_axis(ax, "y")
-    ax = axes[2]
-    v = verdicts["strata.family_table"]
-    for k, pt in enumerate(v.points):
-        f = pt.info["wrong_stratum_fraction"]
-        lo, hi = pt.info["wrong_stratum_ci95"]
-        pred = pt.info["plateau_predicted"]
-        simulation_interval(ax, f, -k, lo, hi, horizontal=True, color="C3" if pred else "C0",
-                            mfc="C3" if pred else "white")
-        rows.append({"series": "wrong_stratum_fraction", "task": pt.params["task"], "fraction": f, "lo": lo, "hi": hi,
-                     "plateau_predicted": pred, "d": pt.info["d"]})
-    ax.set_yticks([-k for k in range(len(v.points))])
-    ax.set_yticklabels([pt.params["task"].split(" (")[0] + f", d = {pt.info['d']}" for pt in v.points])
-    ax.set_xlim(-0.05, 1.05)
-    ax.set_xlabel("pairs in different strata")
-    ax.set_ylabel("task, width d")
+    ax.set_xticks([1, 2, 3])
+    for ax, cid, marker in ((axes[2], "strata.glued_family", "o"), (axes[3], "strata.table_family", "s")):
+        points = verdicts[cid].points
+        for y, pt in enumerate(points):
+            i = pt.info
+            lo, hi = i["plateau_fraction_ci95"]
+            pred = i["predicted_plateau"]
+            simulation_interval(ax, i["plateau_fraction"], -y, lo, hi, horizontal=True, fmt=marker,
+                                color="C3" if pred else "C0", mfc="C3" if pred else "white")
+            ax.plot(i["predicted_fraction_from_first_half"], -y, "x", color="k", ms=4)
+            rows.append({"series": f"plateau_{i['protocol']}", "task": i["task"], "d": i["d"],
+                         "fraction": i["plateau_fraction"], "lo": lo, "hi": hi, "predicted_plateau": pred,
+                         "predicted_rate_independent_half": i["predicted_fraction_from_first_half"],
+                         "runs": i["runs_measured"]})
+        ax.set_yticks([-y for y in range(len(points))])
+        ax.set_yticklabels([f"{_short(pt.info['task'])}, d = {pt.info['d']}" for pt in points])
+        ax.set_xlim(-0.05, 1.05)
+        ax.set_ylim(-len(points) + 0.4, 0.6)
+        ax.set_xlabel("runs that plateau")
+        ax.set_ylabel("task, width d")
+    axes[2].set_title("amalgam cross data", fontsize="medium", loc="right")
+    axes[3].set_title("full cross table", fontsize="medium", loc="right")
     handles = axes[1].get_legend_handles_labels()[0] + [
-        legend_entry(color="C3", marker="o", ls="", ms=3, label="(c): plateau predicted"),
-        legend_entry(color="C0", marker="o", mfc="white", ls="", ms=3, label="(c): none predicted")]
-    fig.legend(handles=handles, loc="outside lower center", ncols=5)
+        legend_entry(color="C3", marker="o", ls="", ms=3, label="(c, d) plateau predicted"),
+        legend_entry(color="C0", marker="o", mfc="white", ls="", ms=3, label="(c, d) none predicted"),
+        legend_entry(color="k", marker="x", ls="", ms=4, label="(c, d) rate from the other half")]
+    fig.legend(handles=handles, loc="outside lower center", ncols=3)
+    label_panels(axes)
+    return fig, rows
+
+
+@figure("strata_glued_plateaus", claims=("strata.glued_plateau_height", "strata.glued_transition"),
+        caption="Model G, amalgam cross data, Q8 at d = 2. (a) L_× after the cross data arrive (w_× = 2) for 64 runs, "
+                "coloured by the strata (m_A, m_B) of the two overlaps at arrival; dashed: the predicted heights "
+                "c = 2(d − r_max) ∈ {0, 2}; ticks on top: the step at which a module left its stratum. (b) Plateau height "
+                "(L_× at w_× = 1/2 after the basis change has settled) against the gap of the arrival strata, Q8 (d = 2) "
+                "and Z18 (d = 1, overlap Z3); open diamonds: the Hoffman–Wielandt rival, which is 3/2 per Z3 mismatch; "
+                "the abstract's 4 is marked. (c) Duration of the plateaus that ended (steps from arrival).",
+        panels=(1, 3), aspect=1.7)
+def fig_glued(verdicts):
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 3)
+    rows = []
+    tr = verdicts["strata.glued_transition"]
+    pt = next(p for p in tr.points if p.params["w_cross"] == 2.0)
+    steps, lx, gap = pt.aux["step"], pt.aux["L_cross"], pt.aux["gap"]
+    ma, mb = pt.aux["stratum_a"][0], pt.aux["stratum_b"][0]
+    colours: dict[tuple[int, int], str] = {}
+    for r in range(lx.shape[1]):
+        key = (int(ma[r]), int(mb[r]))
+        new = key not in colours
+        colours.setdefault(key, f"C{len(colours)}")
+        axes[0].plot(np.maximum(steps, 1), lx[:, r], color=colours[key], lw=0.5, alpha=0.7,
+                     label=f"$(m_A, m_B) = ({key[0]}, {key[1]})$" if new else None)
+        rows += [{"series": f"run{r}", "m_A": key[0], "m_B": key[1], "gap": float(gap[r]), "step": int(s),
+                  "L_cross": float(x)} for s, x in zip(steps[::4], lx[::4, r])]
+    jumps = pt.aux["jump_step"][: lx.shape[1]]
+    axes[0].plot(np.maximum(jumps[jumps > 0], 1), np.full(np.count_nonzero(jumps > 0), 3.6), "|", color="k", ms=6)
+    for h in (0, 2):
+        axes[0].axhline(h, color="k", ls="--", lw=0.5)
+    axes[0].set_xscale("log")
+    tidy_log_axis(axes[0])
+    axes[0].set_xlabel("steps after arrival")
+    axes[0].set_ylabel(r"$L_\times$")
+    axes[0].set_ylim(-0.2, 4.0)
+    hv = verdicts["strata.glued_plateau_height"]
+    for k, p in enumerate(hv.points):
+        name = p.params["task"].split(" (")[0]
+        g, h = p.aux["gap"], p.aux["height"]
+        jitter = 0.08 * (k - 0.5)
+        axes[1].plot(g + jitter, h, "o", ms=3, color=f"C{k}", gid="simulation", label=f"{name}, d = {p.info['d']}")
+        hw = np.asarray(p.rivals["hoffman_wielandt"].value, float)
+        axes[1].plot(g + jitter, hw, "D", ms=4, mfc="white", color=f"C{k}", lw=0)
+        rows += [{"series": f"height_{name}", "gap": float(a), "height": float(b), "hoffman_wielandt": float(c)}
+                 for a, b, c in zip(g, h, hw)]
+    axes[1].plot([0, 4], [0, 4], "k--", lw=0.5)
+    axes[1].axhline(4, color="C3", ls=":", lw=0.8)
+    axes[1].text(0.1, 4.05, "abstract: 4", color="C3", va="bottom")
+    axes[1].set_xlabel(r"gap $2(d - r_\max)$ at arrival")
+    axes[1].set_ylabel("plateau height")
+    axes[1].set_ylim(-0.3, 4.6)
+    for p in tr.points:
+        ends = p.aux["exit_step"]
+        ends = ends[ends >= 0]
+        axes[2].hist(ends, bins=12, histtype="step", label=f"$w_\\times = {p.params['w_cross']:g}$")
+        rows += [{"series": f"duration_w{p.params['w_cross']:g}", "steps": float(e)} for e in ends]
+    axes[2].set_xlabel("plateau length (steps)")
+    axes[2].set_ylabel("runs")
+    handles = axes[0].get_legend_handles_labels()[0] + axes[1].get_legend_handles_labels()[0] + [
+        legend_entry(color="k", marker="D", mfc="white", ls="", ms=4, label="Hoffman–Wielandt rival")] \
+        + axes[2].get_legend_handles_labels()[0]
+    fig.legend(handles=handles, loc="outside lower center", ncols=4)
     label_panels(axes)
     return fig, rows
 
