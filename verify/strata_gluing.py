@@ -59,7 +59,8 @@ def _model(task: str, protocol: str, d: int) -> gl.ModelG:
 
 @dataclass(frozen=True, kw_only=True)
 class GlueParams:
-    """One task (family-table name), its width d (0: the target dimension d*), the cross-data protocol and w_×."""
+    """One task (family-table name), its width d (0: the target dimension d*), the cross-data protocol and w_× (the
+    parameters of every Model G claim)."""
 
     task: str
     d: int = 0
@@ -362,22 +363,6 @@ class GluedTransition(Claim):
                                  if exited.any() else None})
 
 
-@dataclass(frozen=True, kw_only=True)
-class FamilyParams:
-    """One task of the family table at width d (0: d*) under a cross-data protocol."""
-
-    task: str
-    d: int = 0
-    protocol: str = "amalgam"
-    w_cross: float = 0.5
-
-    def __post_init__(self) -> None:
-        task_named(self.task)
-        check_int("d", self.d, low=0, high=4)
-        check_choice("protocol", self.protocol, gl.PROTOCOLS)
-        check_range("w_cross", self.w_cross, low=0, high=16, low_open=True)
-
-
 @lru_cache(maxsize=None)
 def _floors(task: str, protocol: str, d: int) -> dict[tuple[tuple[int, ...], tuple[int, ...]], float]:
     """Plateau height of every pair of faithful module classes: c(n_A, n_B) (amalgam) or the numerical
@@ -403,7 +388,7 @@ def _classes(counts: NDArray) -> list[tuple[int, ...]]:
     return [tuple(int(i) for i, k in enumerate(row) for _ in range(k)) for row in counts]
 
 
-def _family_observation(claim: Claim, p: FamilyParams, cfg: GlueConfig, rng: np.random.Generator,
+def _family_observation(claim: Claim, p: GlueParams, cfg: GlueConfig, rng: np.random.Generator,
                         predicted: bool, paper: bool | None) -> Observation:
     """Plateau count of one task (interval prediction: [0, 0] or [1, n]) and the independent-half prediction of its rate."""
     model = _model(p.task, p.protocol, p.d)
@@ -476,20 +461,20 @@ class GluedFamily(Claim):
               Rival("flipped_criterion", "The criterion reversed: plateau exactly where the overlap space is connected "
                                          "or one stratum is reachable."))
     reference = f"{REFERENCE}; spec §2.6 (criterion and table)"
-    Params = FamilyParams
+    Params = GlueParams
     Config = GlueConfig
     scales = {"quick": GlueConfig(runs=96, cross_steps=150), "paper": GlueConfig(runs=400, cross_steps=300)}
     interval_theory = True
     relevance = 0.0
     relevance_abs = 0.5  # counts: half of one run
 
-    def sweep(self, scale: str) -> list[FamilyParams]:
+    def sweep(self, scale: str) -> list[GlueParams]:
         if scale == "quick":
-            return [FamilyParams(task=t) for t in _AMALGAM_QUICK] + [FamilyParams(task="Z12 (<3>, <2>)", d=d)
+            return [GlueParams(task=t) for t in _AMALGAM_QUICK] + [GlueParams(task="Z12 (<3>, <2>)", d=d)
                                                                       for d in (1, 2)]
-        return [FamilyParams(task=t.name) for t in ts.FAMILY] + [FamilyParams(task="Z12 (<3>, <2>)", d=2)]
+        return [GlueParams(task=t.name) for t in ts.FAMILY] + [GlueParams(task="Z12 (<3>, <2>)", d=2)]
 
-    def simulate(self, p: FamilyParams, cfg: GlueConfig, rng: np.random.Generator) -> Observation:
+    def simulate(self, p: GlueParams, cfg: GlueConfig, rng: np.random.Generator) -> Observation:
         analysis = ts.analyse_task(task_named(p.task), d=p.d or None)
         return _family_observation(self, p, cfg, rng, analysis.plateau, None)
 
@@ -506,19 +491,19 @@ class TableFamily(Claim):
               Rival("model_t_mechanism", "Model T's sign flip, whatever C is: every family plateaus.", nearest=True),
               Rival("flipped_criterion", "The extension criterion reversed."))
     reference = f"{REFERENCE}; spec §2.2 (scalar modules), §2.6"
-    Params = FamilyParams
+    Params = GlueParams
     Config = GlueConfig
     scales = {"quick": GlueConfig(runs=64, cross_steps=150), "paper": GlueConfig(runs=400, cross_steps=300)}
     interval_theory = True
     relevance = 0.0
     relevance_abs = 0.5
 
-    def sweep(self, scale: str) -> list[FamilyParams]:
+    def sweep(self, scale: str) -> list[GlueParams]:
         quick = ("S3 (Z2, Z3)", "Q8 (<i>, <j>)", "D4 (<s>, <r s>)", "Z3 x Z4 (factors)")
         names = quick if scale == "quick" else tuple(t.name for t in ts.FAMILY if not t.name.startswith("Heis"))
-        return [FamilyParams(task=t, protocol="table") for t in names]
+        return [GlueParams(task=t, protocol="table") for t in names]
 
-    def simulate(self, p: FamilyParams, cfg: GlueConfig, rng: np.random.Generator) -> Observation:
+    def simulate(self, p: GlueParams, cfg: GlueConfig, rng: np.random.Generator) -> Observation:
         analysis = ts.analyse_task(task_named(p.task), d=p.d or None)
         return _family_observation(self, p, cfg, rng, analysis.table_plateau, analysis.plateau)
 

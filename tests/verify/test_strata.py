@@ -45,7 +45,7 @@ def test_params_validate():
     with pytest.raises(ParameterError, match="d = 4"):
         vs.TwistParams(d=4)
     with pytest.raises(ParameterError, match="task"):
-        sg.FamilyParams(task="Q16")
+        sg.GlueParams(task="Q16")
     with pytest.raises(ParameterError, match="protocol"):
         sg.GlueParams(task="Q8 (<i>, <j>)", protocol="both")
     with pytest.raises(ParameterError, match="cross_lr"):
