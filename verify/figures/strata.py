@@ -14,6 +14,22 @@ def _short(task: str) -> str:
     return name + (" refl." if "r s>" in task else " Klein" if "Klein" in task else "")
 
 
+def _curves_by_strata(ax, steps, curves, m_a, m_b, every: int) -> list[dict]:
+    """One L_× curve per run (columns of ``curves``) coloured by its strata (m_A, m_B), one legend entry per pair;
+    returns the CSV rows (every ``every``-th record)."""
+    colours: dict[tuple[int, int], str] = {}
+    rows = []
+    for r in range(curves.shape[1]):
+        key = (int(m_a[r]), int(m_b[r]))
+        new = key not in colours
+        colours.setdefault(key, f"C{len(colours)}")
+        ax.plot(np.maximum(steps, 1), curves[:, r], color=colours[key], lw=0.5, alpha=0.7,
+                label=f"$(m_A, m_B) = ({key[0]}, {key[1]})$" if new else None)
+        rows += [{"series": f"run{r}", "m_A": key[0], "m_B": key[1], "step": int(t), "L_cross": float(x)}
+                 for t, x in zip(steps[::every], curves[::every, r])]
+    return rows
+
+
 @figure("strata_family", claims=("strata.glued_family", "strata.table_family", "strata.sampled_components"),
         caption="(a) Strata of Hom(Z2, U(2)): the points I and −I and the sphere CP¹, edges labelled by the gap "
                 "2(d − r_max). (b) Components of Hom(Z4 *_{Z2} Z_b, U(d)): the fibre-product formula (lines) against the "
@@ -110,17 +126,8 @@ def fig_glued(verdicts):
     rows = []
     tr = verdicts["strata.glued_transition"]
     pt = next(p for p in tr.points if p.params["w_cross"] == 2.0)
-    steps, lx, gap = pt.aux["step"], pt.aux["L_cross"], pt.aux["gap"]
-    ma, mb = pt.aux["stratum_a"][0], pt.aux["stratum_b"][0]
-    colours: dict[tuple[int, int], str] = {}
-    for r in range(lx.shape[1]):
-        key = (int(ma[r]), int(mb[r]))
-        new = key not in colours
-        colours.setdefault(key, f"C{len(colours)}")
-        axes[0].plot(np.maximum(steps, 1), lx[:, r], color=colours[key], lw=0.5, alpha=0.7,
-                     label=f"$(m_A, m_B) = ({key[0]}, {key[1]})$" if new else None)
-        rows += [{"series": f"run{r}", "m_A": key[0], "m_B": key[1], "gap": float(gap[r]), "step": int(s),
-                  "L_cross": float(x)} for s, x in zip(steps[::4], lx[::4, r])]
+    steps, lx = pt.aux["step"], pt.aux["L_cross"]
+    rows += _curves_by_strata(axes[0], steps, lx, pt.aux["stratum_a"][0], pt.aux["stratum_b"][0], every=4)
     jumps = pt.aux["jump_step"][: lx.shape[1]]
     axes[0].plot(np.maximum(jumps[jumps > 0], 1), np.full(np.count_nonzero(jumps > 0), 3.6), "|", color="k", ms=6)
     for h in (0, 2):
@@ -174,16 +181,7 @@ def fig_heights(verdicts):
     v = verdicts["strata.plateau_heights"]
     pt = next(p for p in v.points if p.params["d"] == 2)
     steps, lx = pt.aux["history_step"], pt.aux["history_L_cross"]
-    ma, mb = pt.aux["m_A"][: lx.shape[1]], pt.aux["m_B"][: lx.shape[1]]
-    colours = {}
-    for r in range(lx.shape[1]):
-        key = (int(ma[r]), int(mb[r]))
-        new = key not in colours
-        colours.setdefault(key, f"C{len(colours)}")
-        axes[0].plot(np.maximum(steps, 1), lx[:, r], color=colours[key], lw=0.4, alpha=0.7,
-                     label=f"$(m_A, m_B) = ({key[0]}, {key[1]})$" if new else None)
-        rows += [{"series": f"run{r}", "m_A": key[0], "m_B": key[1], "step": int(s), "L_cross": float(x)}
-                 for s, x in zip(steps[::5], lx[::5, r])]
+    rows += _curves_by_strata(axes[0], steps, lx, pt.aux["m_A"], pt.aux["m_B"], every=5)
     for h in (0, 2, 4):
         axes[0].axhline(h, color="k", ls="--", lw=0.5)
     axes[0].set_xscale("log")
