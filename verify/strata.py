@@ -337,7 +337,9 @@ class BasinFrequencies(Claim):
     Config = TwistConfig
     # runs from the power requirement: frequencies from R/2 runs (σ ≈ 0.0102 at R/2 = 1024) against s from the
     # other R/2 (σ_theory ≈ 0.0055): δ_min = (z* + z_0.8)σ ≈ 0.049 ≤ relevance 0.06 needs R ≥ 2048
-    scales = {"quick": TwistConfig(runs=2048, steps=1500), "paper": TwistConfig(runs=8192, steps=2500)}
+    # rounds: about 1 run in 8000 sits on a saddle (L_loc ≈ 0.5) for ~40 000 steps before it converges; the extra
+    # rounds train only such runs
+    scales = {"quick": TwistConfig(runs=2048, steps=1500, rounds=64), "paper": TwistConfig(runs=8192, steps=2500, rounds=64)}
     labels = ("P(h=0)", "P(h=2)", "P(h=4)")
     relevance = 0.0
     # half the distance to the sign-blind rival per element: 2 s_A s_B ≈ 0.12 at h = 0, 4; twice that at h = 2
@@ -350,7 +352,7 @@ class BasinFrequencies(Claim):
         model, out, la, lb, consistent = _within_only_runs(TwistParams(d=p.d), cfg, rng)
         if not consistent.all():
             raise RuntimeError(f"{np.count_nonzero(~consistent)} of {cfg.runs} runs did not converge to a certified "
-                               "twist; raise steps")
+                               f"twist in {cfg.steps * cfg.rounds} steps; raise steps or rounds")
         tab = ss.model_t_exact_table(p.d)
         half = cfg.runs // 2
         # the runs are i.i.d.: the first half estimates the twist probabilities, the second measures the heights
