@@ -368,9 +368,11 @@ def extendable_module_pairs(G: FiniteGroup, region_a: frozenset[int], region_b: 
     of one d-dim representation of G: :math:`(\rho|_A, \rho|_B)` over every :math:`\rho = \oplus_\chi \chi^{m_\chi}`
     with :math:`\sum m_\chi\chi(1) = d`.
 
-    A pair of locally exact modules glues, after a basis change, into a map that respects every product of
-    the multiplication table exactly when it is such a restriction (the obstruction beyond the overlap:
-    spec §2.2's scalar modules, and the trivial-overlap families under the full table).
+    Such a pair glues, after a basis change, into a map that respects every product of the multiplication
+    table (so its cross loss on the full table has floor 0): the obstruction beyond the overlap is a pair that is
+    not such a restriction (spec §2.2's scalar modules). The converse fails when G has relations longer than
+    the products a·b, b·a the cross data show — A4 ((ab)³ = 1), D5, SL(2,3): there every pair of faithful
+    modules glues on the cross table, extendable or not.
     """
     check_int("d", d, low=1)
     _check_enumeration(len(G.conjugacy_classes), d)
@@ -422,9 +424,6 @@ class TaskAnalysis:
     plateau : bool
         Whether two faithful local modules can sit in different strata (a wrong-stratum plateau): the
         paper's criterion, and the prediction for cross data that test only the overlap (the amalgam's).
-    table_plateau : bool
-        Whether two faithful local modules can fail to be the restrictions of one d-dim representation
-        of G (:func:`extendable_module_pairs`): the prediction for cross data of the full table.
     """
 
     task: Task
@@ -438,7 +437,6 @@ class TaskAnalysis:
     gaps: frozenset
     n_strata: int
     plateau: bool
-    table_plateau: bool
 
 
 def _faithful_reps_of_dim(ch: IrreducibleCharacters, d: int) -> list[tuple[int, ...]]:
@@ -488,11 +486,8 @@ def analyse_task(task: Task, *, d: int | None = None) -> TaskAnalysis:
         targets = frozenset(targets)
     gaps = frozenset(gap(n, t) for n in ra | rb for t in targets) if targets else frozenset()
     plateau = any(na != nb for na in ra for nb in rb)
-    extendable = extendable_module_pairs(G, A, B, width)
-    table_plateau = any((ma, mb) not in extendable
-                        for ma in faithful_modules(G, A, width) for mb in faithful_modules(G, B, width))
     return TaskAnalysis(task, G.order, m, C <= G.centre, d_star, targets, ra, rb, gaps,
-                        len(cyclic_strata(m, width)) if m > 1 else 1, plateau, table_plateau)
+                        len(cyclic_strata(m, width)) if m > 1 else 1, plateau)
 
 
 #: the spec's family table (§2.6): regions by generators

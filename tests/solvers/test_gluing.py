@@ -75,8 +75,17 @@ def test_amalgam_floor_is_the_projector_gap_for_every_pair_of_faithful_modules(n
         assert differs > 0  # the Z3 overlaps separate the two metrics in this sample
 
 
-def test_table_floor_vanishes_exactly_on_extendable_pairs():
-    """The exact character criterion (theory) against the numerical minimum over U (solver) for S3 and Q8."""
+def test_table_floor_vanishes_on_extendable_pairs_and_for_s3_q8_only_there():
+    """A pair extending to a representation of G has floor 0 (theorem); for S3 and Q8 the converse holds too (their
+    relations are products of two elements), for A4 it does not: (ab)³ = 1 is longer than the cross data, and every
+    pair of faithful modules glues."""
+    model = gl.ModelG(TASKS["A4 (Z2, Z3)"], "table", 3)
+    G = model.task.group()
+    A, B = frozenset(model.region_a), frozenset(model.region_b)
+    extendable = ts.extendable_module_pairs(G, A, B, 3)
+    pairs = [(ma, mb) for ma in ts.faithful_modules(G, A, 3) for mb in ts.faithful_modules(G, B, 3)]
+    assert any(p not in extendable for p in pairs)
+    assert max(gl.table_floor(model, ma, mb, restarts=3) for ma, mb in pairs[:6]) <= 1e-8
     for name in ("S3 (Z2, Z3)", "Q8 (<i>, <j>)"):
         model = gl.ModelG(TASKS[name], "table", 2)
         G = model.task.group()
