@@ -296,8 +296,8 @@ class GluedPlateauHeight(Claim):
 
 
 def _plateau_events(run: GlueRun, ok: NDArray, c: NDArray) -> tuple[NDArray, NDArray, NDArray]:
-    """Per run: the record where the plateau ends (L_× < c/2; −1 if never), where a module first leaves its arrival
-    stratum (label changed or uncertified; −1 if never), and whether the final pair is certified in one stratum."""
+    """Per run: the record where the plateau ends (L_× < c/2; −1 if never), where a module's arrival label first
+    changes or loses its certificate (−1 if never), and whether the final pair is certified in one stratum."""
     same = (run.strata_a == run.strata_a[0]).all(-1) & (run.strata_b == run.strata_b[0]).all(-1) & (run.cert < CLASS_TOL)
     below = run.L_cross < c[None, :] / 2 if c.ndim else run.L_cross < c / 2
     first = lambda mask: np.where(mask.any(axis=0), np.argmax(mask, axis=0), -1)  # noqa: E731
@@ -311,9 +311,10 @@ def _plateau_events(run: GlueRun, ok: NDArray, c: NDArray) -> tuple[NDArray, NDA
 class GluedTransition(Claim):
     id = "strata.glued_transition"
     statement = ("Model G (amalgam cross data, w_× = 2): the plateau is the time a pair spends in different strata — no "
-                 "wrong-stratum pair leaves its plateau before one module has left its stratum, every pair that left ends "
-                 "in one common stratum, and pairs that arrive in the same stratum glue by the basis change alone "
-                 "(no plateau, no stratum change).")
+                 "wrong-stratum pair leaves its plateau (L_× < c/2) while both modules are still exact members of their "
+                 "arrival strata (class distance < the exactness tolerance), every pair that left ends in one common "
+                 "stratum, and pairs that arrive in the same stratum glue by the basis change alone (no plateau, no "
+                 "stratum change).")
     rivals = (Rival("rotation_exit", "The plateau is the slow search of the basis change U: it ends by rotation with both "
                                      "modules in their strata (every exit without a stratum change).", nearest=True),
               Rival("every_pair_jumps", "Independently trained modules never glue by a basis change alone: every pair, "
@@ -325,7 +326,8 @@ class GluedTransition(Claim):
     # compromise state with L_× ≈ 0.85, L_loc ≈ 1.2 lasts up to ~1000 steps at lr 0.1, w_× = 2)
     scales = {"quick": GlueConfig(runs=64, cross_steps=1200, record_every=10, cross_lr=0.1),
               "paper": GlueConfig(runs=512, cross_steps=3000, record_every=5, cross_lr=0.1)}
-    labels = ("exits before a stratum change", "exits not ending in one stratum", "same-stratum runs that plateau or jump")
+    labels = ("exits with both modules exact in their strata", "exits not ending in one stratum",
+              "same-stratum runs that plateau or jump")
     relevance = 0.0
     relevance_abs = 0.5  # counts: half of one run
 
@@ -346,7 +348,12 @@ class GluedTransition(Claim):
         exit_rec, jump_rec, final_same = _plateau_events(run, ok, c)
         wrong = c[ok] > 0
         exited = wrong & (exit_rec >= 0)
-        early = exited & ((jump_rec < 0) | (jump_rec > exit_rec))
+        # an exit by rotation alone would leave both overlaps exact: the class distance at the exit record stays below
+        # the exactness tolerance (measured at exits: ≥ 0.2, the module is in transit; in the plateau: ~1e-15)
+        at_exit = np.maximum(exit_rec, 0)
+        labels_kept = (run.strata_a[at_exit, ok] == run.strata_a[0, ok]).all(-1) \
+            & (run.strata_b[at_exit, ok] == run.strata_b[0, ok]).all(-1)
+        early = exited & labels_kept & (run.cert[at_exit, ok] < cfg.defect_tol)
         unsettled = exited & ~final_same
         same = ~wrong
         eps = 1e-3 * 2  # a thousandth of the smallest gap: glued
@@ -365,6 +372,8 @@ class GluedTransition(Claim):
                            info={"exact_runs": int(ok.size), "wrong_stratum_runs": int(wrong.sum()),
                                  "exits": int(exited.sum()), "exit_fraction_ci95": binomial_interval(int(exited.sum()), max(int(wrong.sum()), 1)),
                                  "plateau_duration_steps": durations, "w_cross": p.w_cross,
+                                 "class_distance_at_exit": [float(x) for x in np.quantile(
+                                     run.cert[exit_rec[exited], ok[exited]], [0, 0.5, 1])] if exited.any() else None,
                                  "lead_of_stratum_change_steps": [float(x) for x in np.quantile(
                                      run.step[exit_rec[exited]] - run.step[np.maximum(jump_rec[exited], 0)], [0, 0.5, 1])]
                                  if exited.any() else None})
