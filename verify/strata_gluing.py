@@ -407,7 +407,8 @@ def _classes(counts: NDArray) -> list[tuple[int, ...]]:
 
 def _family_observation(claim: Claim, p: GlueParams, cfg: GlueConfig, rng: np.random.Generator,
                         predicted: bool, paper: bool | None) -> Observation:
-    """Plateau count of one task (interval prediction: [0, 0] or [1, n]) and the independent-half prediction of its rate."""
+    """Plateau count of one task over its n exact runs (interval prediction: [0, 0] or [1, n]) and, on the second half
+    of them, the plateau rate against its prediction from the classes of the first half."""
     model = _model(p.task, p.protocol, p.d)
     run = train_glued(model, cfg, p.w_cross, rng)
     ok = np.flatnonzero(run.exact)
@@ -424,26 +425,29 @@ def _family_observation(claim: Claim, p: GlueParams, cfg: GlueConfig, rng: np.ra
         heights = np.array([floors[(a, b)] for a, b in zip(classes_a, classes_b)])
     positive = [v for v in (floors.values() if floors else heights) if v > 0]
     threshold = 0.5 * min(positive) if positive else 1.0
-    plateau = run.L_cross[-1, second] >= threshold
-    n = second.size
-    # the plateau rate from the independent first half: P = Σ_{pairs with positive floor} p_A p_B
+    # the ordinal prediction (some run plateaus, or none) is theory alone: every exact run counts
+    plateau = run.L_cross[-1, ok] >= threshold
+    count, n = float(np.count_nonzero(plateau)), ok.size
+    # the rate on the second half against its prediction from the module classes of the independent first half:
+    # P = Σ_{class pairs with a positive floor} p_A p_B
     pa = {k: v / half for k, v in Counter(classes_a[:half]).items()}
     pb = {k: v / half for k, v in Counter(classes_b[:half]).items()}
     positive_pair = (lambda a, b: floors[(a, b)] > 0) if floors else \
         (lambda a, b: model.floor(_overlap_of(model, a, "A"), _overlap_of(model, b, "B")) > 0)
     rate = sum(pa[a] * pb[b] for a in pa for b in pb if positive_pair(a, b))
-    count = float(np.count_nonzero(plateau))
+    in_second = int(np.count_nonzero(plateau[half:]))
+    lo, hi = binomial_interval(in_second, second.size)
     interval = lambda yes: Estimate((1 + n) / 2, 0.0, (n - 1) / 2) if yes else Estimate(0.0)  # noqa: E731
     rivals = {"flipped_criterion": interval(not predicted), "model_t_mechanism": interval(True)}
     if paper is not None:
         rivals["paper_overlap_criterion"] = interval(paper)
-    lo, hi = binomial_interval(int(count), n)
-    height_err = np.abs(run.L_cross[-1, second] - heights[half:])
+    height_err = np.abs(run.L_cross[-1, ok] - heights)
     return Observation(Estimate(count), theory=interval(predicted), rivals=rivals,
                        aux={"heights": run.L_cross[-1, ok], "floor": heights},
                        info={"task": p.task, "d": model.d, "protocol": p.protocol, "predicted_plateau": predicted,
-                             "runs_measured": n, "exact_runs": int(ok.size), "plateau_fraction": count / n,
-                             "plateau_fraction_ci95": [lo, hi], "predicted_fraction_from_first_half": float(rate),
+                             "exact_runs": int(n), "plateau_runs": int(count), "runs_measured": int(second.size),
+                             "plateau_fraction": in_second / second.size, "plateau_fraction_ci95": [lo, hi],
+                             "predicted_fraction_from_first_half": float(rate),
                              "threshold": threshold, "max_abs_height_minus_floor": float(height_err.max())})
 
 
