@@ -470,7 +470,7 @@ class SignFlipStability(Claim):
     reference = f"{REFERENCE}; spec §2.4(e)–(f) (the spec's unitary eigenvalues are twice ours: its tangent basis is not orthonormal)"
     Params = CrossWeight
     Config = EscapeConfig
-    scales = {"quick": EscapeConfig(runs=8, steps=6000), "paper": EscapeConfig(runs=64, steps=20000)}
+    scales = {"quick": EscapeConfig(runs=8, steps=4500), "paper": EscapeConfig(runs=64, steps=20000)}
     relevance = 0.0
     relevance_abs = 0.25
 
@@ -763,7 +763,8 @@ class GluingByPairType(Claim):
     reference = f"{REFERENCE}; spec §2.5"
     Params = GluingParams
     Config = ModuleConfig
-    scales = {"quick": ModuleConfig(modules=64, pairs_per_type=3), "paper": ModuleConfig(modules=400, pairs_per_type=20)}
+    scales = {"quick": ModuleConfig(modules=64, pairs_per_type=3, steps=800, lr=0.2),
+              "paper": ModuleConfig(modules=400, pairs_per_type=20)}
     relevance = 0.0
     relevance_abs = 0.25
 

@@ -466,7 +466,7 @@ def _overlap_of(model: gl.ModelG, combo: tuple[int, ...], which: str) -> tuple[i
     return tuple(n)
 
 
-_AMALGAM_QUICK = ("Q8 (<i>, <j>)", "Dic3 (<a>, <x>)", "Z18 (<3>, <2>)", "S3 (Z2, Z3)", "D4 (<s>, <r s>)")
+_AMALGAM_QUICK = ("Q8 (<i>, <j>)", "Z18 (<3>, <2>)", "S3 (Z2, Z3)", "D4 (<s>, <r s>)")
 
 
 @register
