@@ -82,14 +82,22 @@ def test_claim_attributes_are_executed_code():
     assert numerical_source_fingerprint(_replace_node(src, relevance.value, "0.25")) != base
 
 
-@pytest.mark.parametrize("study", STUDIES)
-def test_the_closure_holds_the_study_layers_it_imports_and_no_figure(study):
-    closure = import_closure(f"gentheory.verify.{study}")
-    assert f"gentheory.verify.{study}" in closure and f"gentheory.solvers.{study}" in closure
+#: a study's further public modules beyond ``<layer>/<study>.py`` (its second model: ``verify/<study>_<part>.py`` and the
+#: solver it uses), which only that study imports
+STUDY_PARTS = {"strata": ("gluing", "strata_gluing")}
+
+
+@pytest.mark.parametrize("study, module", [(s, s) for s in STUDIES] + [("strata", "strata_gluing")])
+def test_the_closure_holds_the_study_layers_it_imports_and_no_figure(study, module):
+    closure = import_closure(f"gentheory.verify.{module}")
+    assert f"gentheory.verify.{module}" in closure and f"gentheory.solvers.{study}" in closure
     assert not any(m.startswith("gentheory.verify.figures") for m in closure)
-    for module in closure:  # one study never imports another's modules (shared code lives in private modules)
-        name = module.rsplit(".", 1)[-1]
-        assert name == study or name == "core" or name.startswith("_"), module
+    others = set(STUDIES) - {study}
+    for dep in closure:  # one study never imports another's modules (shared code lives in private modules)
+        name = dep.rsplit(".", 1)[-1]
+        assert name not in others and not any(name.startswith(f"{other}_") or name in STUDY_PARTS.get(other, ())
+                                              for other in others), dep
+        assert name == study or name == "core" or name.startswith("_") or name in STUDY_PARTS.get(study, ()), dep
 
 
 def test_package_inits_only_re_export():

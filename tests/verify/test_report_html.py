@@ -61,7 +61,8 @@ def test_html_report_structure(quick_results, tmp_path: Path) -> None:
     assert parsed.scripts == 0 and "&lt;script&gt;alert(1)&lt;/script&gt; &amp; &lt;b&gt;bold&lt;/b&gt;" in text
     refuted = text.split("<h2>Refuted findings</h2>", 1)[1].split("</ul>", 1)[0]
     assert f'href="#{chosen[1].claim}"' in refuted and "The paper&#x27;s &lt;i&gt;claim&lt;/i&gt;." in refuted
-    assert "0 REFUTED" not in text and "1 REFUTED" in text
+    refuted_count = sum(v.status == "REFUTED" for v in chosen)  # the tampered one and the studies' own findings
+    assert refuted_count >= 1 and f"claims PASS and {refuted_count} REFUTED" in text
     expected = {name for name, spec in load_figures().items()
                 if spec.claims and {c.split(".")[0] for c in spec.claims} <= set(STUDIES)}
     shown = {Path(str(img["src"])).stem for img in parsed.images}
