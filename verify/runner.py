@@ -111,6 +111,23 @@ def _relevance(claim: Claim, theory: Estimate) -> NDArray:
     return np.maximum(claim.relevance * np.abs(np.asarray(theory.value, float)), claim.relevance_abs)
 
 
+def _rival_applies(rival: Estimate, theory: Estimate, relevance: NDArray, shape: tuple[int, ...], *,
+                   interval: bool) -> NDArray:
+    """Elements at which a rival is assessed: it predicts something there (not NaN) and its prediction lies
+    outside the set the theory allows. For a point theory that set is the theory's error bound plus the
+    relevance (a rival closer than that is the same prediction at the claim's resolution); for an interval theory
+    it is the open interval (the usual rival, "no effect", sits on the edge and is what the data must reject).
+    Inside that set the data cannot separate rival and theory, and a "rejection" there would only grant the
+    theory's tolerance to one side: a rival equal to the theory would be rejected whenever the theory carries an
+    error bound and the data sit off its centre."""
+    value = np.broadcast_to(np.asarray(rival.value, float), shape)
+    distance = np.abs(value - np.broadcast_to(np.asarray(theory.value, float), shape))
+    bound = np.broadcast_to(np.asarray(theory.error_bound, float), shape)
+    with np.errstate(invalid="ignore"):
+        inside = distance < bound if interval else distance <= bound + np.broadcast_to(relevance, shape)
+    return ~np.isnan(value) & ~inside
+
+
 def relevance_ratio(claim: Claim, points: Sequence[PointResult]) -> float:
     r"""The relevance rule's ratio: relevance over half the distance theory–nearest rival, at the element where
     that distance is largest relative to the relevance (the element that separates them best).
@@ -175,7 +192,7 @@ def assess(claim: Claim, points: Sequence[PointResult], *, scale: str, alpha: fl
         for r in claim.rivals:
             pred = p.rivals[r.name]
             cr = cmp(p, pred, thr)
-            applies = ~np.isnan(np.broadcast_to(np.asarray(pred.value, float), np.shape(cr.z)))
+            applies = _rival_applies(pred, p.theory, rel, np.shape(cr.z), interval=claim.interval_theory)
             pz[r.name] = np.where(applies, cr.z, np.nan)
             prej[r.name] = bool(np.any(np.asarray(cr.rejected) & applies))
             if np.any(applies):

@@ -169,7 +169,8 @@ def test_stored_verdict_with_infinite_z_round_trips_and_renders(tmp_path):
     from gentheory.verify.runner import assess
 
     c = get_claim("grokking.k_grok_exact")  # integer comparison with zero bound: rival z = inf
-    pts = [evaluate_point(c.id, p, "quick", 0) for p in c.sweep("quick")[:2]]
+    # with momentum, where the rival (the headline law's ceiling) is assessed; at beta = 0 it is within a step
+    pts = [evaluate_point(c.id, p, "quick", 0) for p in [q for q in c.sweep("quick") if q.beta > 0][:2]]
     v = assess(c, pts, scale="quick")
     assert v.rivals[0].z_max == float("inf")
     store = ResultStore(tmp_path)
@@ -287,6 +288,36 @@ def test_refuted_finding_verdicts(measured, paper, status):
         assert v.rival_rejected and not v.theory_rejected and v.status in SUCCESS
         report = render_markdown([v])
         assert "## Refuted findings" in report and "the value is 1.3" in report and "0/1 claims PASS and 1 REFUTED" in report
+
+
+@pytest.mark.parametrize("bound, rival_value, interval, assessed", [
+    (3.0, 100.0, False, False),  # a rival equal to a theory with a tolerance: not assessed (headline_law at beta = 0)
+    (3.0, 110.0, False, False),  # inside the tolerance plus the relevance (0.1 of 100): the same prediction here
+    (3.0, 114.0, False, True),   # outside both: assessed
+    (0.0, 100.0, False, False),  # equal, exact theory
+    (0.5, 100.0, True, False),   # inside an interval theory
+    (0.5, 100.5, True, True),    # an interval's edge ("no effect") is what an ordinal claim must reject
+])
+def test_a_rival_is_assessed_only_outside_the_set_the_theory_allows(bound, rival_value, interval, assessed):
+    from gentheory.verify.runner import _rival_applies
+
+    applies = _rival_applies(Estimate(rival_value), Estimate(100.0, error_bound=bound), np.asarray(10.0), (1,),
+                             interval=interval)
+    assert applies.tolist() == [assessed]
+
+
+def test_an_equal_rival_is_not_rejected_when_the_data_sit_inside_the_theory_tolerance():
+    from gentheory.verify.core import PointResult
+    from gentheory.verify.runner import assess
+
+    claim = _refuted_claim(1.3)
+    claim.rival = lambda name, p: Estimate(1.0)  # both rivals equal to the theory
+    theory = Estimate(1.0, error_bound=0.05)
+    point = PointResult(claim.id, {}, theory, Estimate(1.04), {r.name: claim.rival(r.name, {}) for r in claim.rivals},
+                        {}, [0], 0.0, "k")
+    v = assess(claim, [point], scale="quick")
+    assert not any(r.rejected for r in v.rivals)
+    assert v.status == "FAIL"  # the paper rival is no longer rejected
 
 
 def _rewrite_checked(path, edit):
