@@ -39,6 +39,7 @@ __all__ = [
     "null_multiplier",
     "null_rate",
     "first_order_rate",
+    "continuous_time_rate",
     "slow_root_amplitude",
     "grokking_time",
     "headline_grokking_time",
@@ -271,6 +272,32 @@ def first_order_rate(eta: float, lam: float, beta: float, coupling: str = "coupl
     _check_optimizer(eta, lam, beta, coupling)
     x = eta * lam
     return x / (1 - beta) if coupling == "coupled" else x
+
+
+@checked_arguments
+def continuous_time_rate(eta: float, lam: float, beta: float) -> float:
+    r"""Slow null rate of the continuous-time limit of coupled heavy ball (time in iterations),
+    :math:`\xi'' + (1-\beta)\xi' + \eta\lambda\,\xi = 0` (spec §2):
+
+    .. math:: \gamma_\mathrm{ct} = \tfrac12\left[(1-\beta) - \sqrt{(1-\beta)^2 - 4\eta\lambda}\right]
+              = \frac{2\eta\lambda}{(1-\beta) + \sqrt{(1-\beta)^2 - 4\eta\lambda}}
+              = \frac{\eta\lambda}{1-\beta} + \frac{(\eta\lambda)^2}{(1-\beta)^3} + \dots
+
+    (the second form has no cancellation). Over-damped, hence a single slow rate, for
+    :math:`\eta\lambda < (1-\beta)^2/4`; equal to :func:`gentheory.theory.grokking.continuous_time_rate`.
+
+    Examples
+    --------
+    >>> continuous_time_rate(0.75, 0.25, 0.0)   # s² + s + 3/16 = 0: s = -1/4
+    0.25
+    """
+    _check_optimizer(eta, lam, beta)
+    x = eta * lam
+    edge = (1 - beta) ** 2 / 4
+    if x >= edge:
+        raise ParameterError(f"eta*lam = {x} is outside (0, (1-beta)^2/4) = (0, {edge:.6g}): the continuous-time null "
+                             "mode is not over-damped there")
+    return 2 * x / ((1 - beta) + math.sqrt((1 - beta) ** 2 - 4 * x))
 
 
 @checked_arguments

@@ -81,6 +81,7 @@ VALID: dict[str, Callable[[], dict]] = {
     'solvers.double_descent.test_error': lambda: {'alpha': 0.5, 'lam': 0.0, 't': 10000000.0, 'signal': 1.3, 'noise': 0.7},
     'solvers.double_descent.train_error': lambda: {'alpha': 2.0, 'noise': 1.0},
     'solvers.grokking.first_order_rate': lambda: {'eta': 0.2, 'lam': 0.001, 'beta': 0.9},
+    'solvers.grokking.continuous_time_rate': lambda: {'eta': 0.05, 'lam': 0.02, 'beta': 0.9},
     'solvers.grokking.grokking_time': lambda: {'eta': 0.2, 'lam': 0.001, 'beta': 0.9, 'ratio': 0.1},
     'solvers.grokking.headline_grokking_time': lambda: {'eta': 0.1, 'lam': 0.0003, 'beta': 0.0, 'ratio': 0.01},
     'solvers.grokking.mode_multiplier': lambda: {'k': 3, 'a': 0.0033333333333333335, 'beta': 0.8},

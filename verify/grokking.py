@@ -25,7 +25,6 @@ from numpy.typing import NDArray
 
 from gentheory.solvers import grokking as gs
 from gentheory.theory._validation import ParameterError, check_choice, check_int, check_range
-from gentheory.verify._stats import stderr
 from gentheory.verify.core import Claim, Estimate, Observation, Rival, register
 
 __all__ = [
@@ -34,8 +33,6 @@ __all__ = [
     "make_linear_problem",
     "heavy_ball",
     "HeavyBallRun",
-    "ModularConfig",
-    "train_modular_addition",
 ]
 
 REFERENCE = "Kim 2026, arXiv:2607.23967"
@@ -88,15 +85,19 @@ class HeavyBall:
 @dataclass(frozen=True, kw_only=True)
 class LinearConfig:
     """Linear testbed sizes (spec §4): ``x = (z, 0)``, ``z ~ N(0, I_{p_active})``, teacher on the
-    active block, :math:`\\theta_0 \\sim N(0, \\alpha^2 I/p)` with ``init_scale`` = α."""
+    active block, :math:`\\theta_0 \\sim N(0, \\alpha^2 I/p)` with ``init_scale`` = α. ``teacher="row_space"``
+    draws θ* in the row space of the design (norm 1), which makes :math:`c_1 = 0` for every init: the double-root
+    case of spec §2."""
 
     p_active: int = 160
     p_inactive: int = 40
     n_train: int = 100
     init_scale: float = 3.0
     replicates: int = 1
+    teacher: str = "dense"
 
     def __post_init__(self) -> None:
+        check_choice("teacher", self.teacher, ("dense", "row_space"))
         check_int("p_active", self.p_active, low=1)
         check_int("p_inactive", self.p_inactive, low=0)
         check_int("n_train", self.n_train, low=1, high=self.p_active - 1)
@@ -127,7 +128,12 @@ def make_linear_problem(config: LinearConfig, *, rng: np.random.Generator) -> gs
     design = np.concatenate([z, np.zeros((n, pi))], axis=1)
     cov = np.zeros((pa + pi, pa + pi))
     cov[:pa, :pa] = np.eye(pa)
-    theta_star = np.concatenate([rng.standard_normal(pa) / math.sqrt(pa), np.zeros(pi)])
+    if config.teacher == "dense":
+        teacher = rng.standard_normal(pa) / math.sqrt(pa)
+    else:
+        teacher = z.T @ rng.standard_normal(n)
+        teacher /= np.linalg.norm(teacher)
+    theta_star = np.concatenate([teacher, np.zeros(pi)])
     return gs.LinearProblem(design, design @ theta_star, cov, theta_star)
 
 
@@ -328,12 +334,7 @@ class SlowRate(Claim):
         gamma = gs.null_rate(p.eta, p.lam, p.beta, p.coupling)
         bound = 8 * EPS * gamma
         if p.coupling == "coupled":
-            # two-point slope of S_k differs from gamma by the fast root's share, at most
-            # 2 |c_-/c_+| t^{k1} / (k2 - k1) with t = r_-/r_+
-            c_plus = gs.slow_root_amplitude(p.eta, p.lam, p.beta)
-            r_plus = math.exp(-gamma)
-            t = (p.beta / r_plus) / r_plus
-            bound += 2 * abs((1 - c_plus) / c_plus) * t**k1 / (k2 - k1)
+            bound += _fast_root_share(p, k1, k2)
         return Estimate(gamma, error_bound=bound)
 
     def rival(self, name: str, p: HeavyBall) -> Estimate:
@@ -345,17 +346,67 @@ class SlowRate(Claim):
         return k_end // 2, k_end
 
     def simulate(self, p: HeavyBall, cfg: LinearConfig, rng: np.random.Generator) -> Observation:
-        problem = make_linear_problem(cfg, rng=rng)
-        dec = gs.decompose(problem)
-        theta0 = draw_init(cfg, None, rng=rng)
-        k1, k2 = self._window(p)
-        run = heavy_ball(problem, theta0, eta=p.eta, lam=p.lam, beta=p.beta, coupling=p.coupling,
-                         n_steps=k2, record=(k1, k2))
-        n1, n2 = (np.linalg.norm(dec.grokking_basis.T @ run.snapshots[k]) for k in (k1, k2))
-        slope = -(math.log(n2) - math.log(n1)) / (k2 - k1)
-        e = _bound(problem, dec, p, run.max_state_norm) + _projection_error(problem, dec, run.max_state_norm)
-        return Observation(Estimate(slope, error_bound=(e / n1 + e / n2) / (k2 - k1) + 4 * EPS * abs(slope)),
-                           info={"window": [k1, k2]})
+        return Observation(_null_slope(p, cfg, rng), info={"window": list(self._window(p))})
+
+
+def _null_slope(p: HeavyBall, cfg: LinearConfig, rng: np.random.Generator) -> Estimate:
+    """Simulated two-point log-slope of ‖Π_Gθ_k‖ over :meth:`SlowRate._window`, with its round-off bound."""
+    problem = make_linear_problem(cfg, rng=rng)
+    dec = gs.decompose(problem)
+    theta0 = draw_init(cfg, None, rng=rng)
+    k1, k2 = SlowRate._window(p)
+    run = heavy_ball(problem, theta0, eta=p.eta, lam=p.lam, beta=p.beta, coupling=p.coupling,
+                     n_steps=k2, record=(k1, k2))
+    n1, n2 = (np.linalg.norm(dec.grokking_basis.T @ run.snapshots[k]) for k in (k1, k2))
+    slope = -(math.log(n2) - math.log(n1)) / (k2 - k1)
+    e = _bound(problem, dec, p, run.max_state_norm) + _projection_error(problem, dec, run.max_state_norm)
+    return Estimate(slope, error_bound=(e / n1 + e / n2) / (k2 - k1) + 4 * EPS * abs(slope))
+
+
+def _fast_root_share(p: HeavyBall, k1: int, k2: int) -> float:
+    """Bound on how far the two-point log-slope of S_k over [k1, k2] is from the slow rate: the fast root's
+    share, at most 2 |c_-/c_+| t^{k1} / (k2 - k1) with t = r_-/r_+ (coupled, over-damped)."""
+    gamma = gs.null_rate(p.eta, p.lam, p.beta)
+    c_plus = gs.slow_root_amplitude(p.eta, p.lam, p.beta)
+    r_plus = math.exp(-gamma)
+    t = (p.beta / r_plus) / r_plus
+    return 2 * abs((1 - c_plus) / c_plus) * t**k1 / (k2 - k1)
+
+
+@register
+class ContinuousTimeLaw(Claim):
+    id = "grokking.continuous_time_law"
+    statement = ("With small steps the null component decays at the continuous-time rate of ξ'' + (1−β)ξ' + ηλξ = 0, "
+                 "γ_ct = [(1−β) − √((1−β)² − 4ηλ)]/2 (time in iterations), within its exact distance from the "
+                 "discrete-time rate (≈ ηλ/(2(1−β)) relative) — not at the gradient-flow rate ηλ/(1−β).")
+    rivals = (Rival("gradient_flow", "The strong-friction (gradient-flow) rate ηλ/(1−β): momentum only rescales the step.",
+                    nearest=True),)
+    reference = f"{REFERENCE}, §2 (continuous-time limit); spec §2 'Continuous-time limit'"
+    Params = HeavyBall
+    Config = LinearConfig
+    scales = _LINEAR_SCALES
+    # at eta*lam = 0.1 (1-beta)^2 gamma_ct is 11-13 % above the gradient-flow rate: half that distance, rounded down
+    relevance = 0.05
+
+    def sweep(self, scale: str) -> list[HeavyBall]:
+        # eta*lam / (1-beta)^2 fixed at 0.1 (0.2 too at paper scale): the two laws stay apart while the
+        # discretisation gap shrinks like 1 - beta
+        ratios = (0.1,) if scale == "quick" else (0.1, 0.2)
+        return [HeavyBall(eta=0.05, lam=r * (1 - b) ** 2 / 0.05, beta=b, ratio=0.01) for r in ratios
+                for b in (0.8, 0.9, 0.95)]
+
+    def theory(self, p: HeavyBall) -> Estimate:
+        k1, k2 = SlowRate._window(p)
+        rate = gs.continuous_time_rate(p.eta, p.lam, p.beta)
+        discretisation = abs(gs.null_rate(p.eta, p.lam, p.beta) - rate)
+        return Estimate(rate, error_bound=discretisation + _fast_root_share(p, k1, k2) + 8 * EPS * rate)
+
+    def rival(self, name: str, p: HeavyBall) -> Estimate:
+        return Estimate(gs.first_order_rate(p.eta, p.lam, p.beta))
+
+    def simulate(self, p: HeavyBall, cfg: LinearConfig, rng: np.random.Generator) -> Observation:
+        return Observation(_null_slope(p, cfg, rng), info={"discrete_rate": gs.null_rate(p.eta, p.lam, p.beta),
+                                                           "eta_lam_over_one_minus_beta_squared": p.x / (1 - p.beta) ** 2})
 
 
 @register
@@ -545,14 +596,16 @@ class CoupledVsDecoupled(Claim):
 @dataclass(frozen=True, kw_only=True)
 class Intervention(HeavyBall):
     """A causal intervention (spec §3 table): ``rescale_null`` (I1, factor 10), ``ablate_G`` (I2),
-    ``weight_decay_off`` (I3), ``perturb_kerSigma`` (I4)."""
+    ``weight_decay_off`` (I3), ``perturb_kerSigma`` (I4), ``vary_N`` (I5: half the training rows, nested),
+    ``fixed_effective_step`` (I7: (η, β) → (η/2, 1 − (1−β)/2), η/(1−β) unchanged)."""
 
     intervention: str = "rescale_null"
 
     def __post_init__(self) -> None:
         super().__post_init__()
         check_choice("intervention", self.intervention,
-                     ("rescale_null", "ablate_G", "weight_decay_off", "perturb_kerSigma"))
+                     ("rescale_null", "ablate_G", "weight_decay_off", "perturb_kerSigma", "vary_N",
+                      "fixed_effective_step"))
 
 
 @register
@@ -561,12 +614,17 @@ class Interventions(Claim):
     statement = ("Causal interventions act exactly as predicted: rescaling Π_Nθ_0 by c shifts k_grok by ln c/γ "
                  "(I1); projecting G out at k₀ drops the risk onto the G-free closed form (I2); switching λ off "
                  "at k₀ freezes Π_Gθ at Π_Gθ_{k₀} + β/(1−β)(Π_Gθ_{k₀} − Π_Gθ_{k₀−1}) (I3); perturbing along ker Σ "
-                 "leaves R_k unchanged (I4).")
+                 "leaves R_k unchanged (I4); halving N leaves the slow rate γ unchanged while dim G grows by the "
+                 "rows removed (I5); halving η and 1−β together (η/(1−β) fixed) changes k_grok only at second order, "
+                 "by the exact ratio of the two slow clocks (I7).")
     rivals = (Rival("first_order", "The interventions act on the first-order clock: I1 shifts k_grok by ln c/γ₁ with "
-                                   "γ₁ = ηλ/(1−β) (decoupled: ηλ), and I3 freezes Π_Gθ where it stands, at Π_Gθ_{k₀} "
-                                   "(the momentum's carry-over ignored); no different prediction for I2, I4.", nearest=True),
+                                   "γ₁ = ηλ/(1−β) (decoupled: ηλ), I3 freezes Π_Gθ where it stands, at Π_Gθ_{k₀} "
+                                   "(the momentum's carry-over ignored), I5 decays at γ₁, I7 leaves k_grok exactly "
+                                   "unchanged; no different prediction for I2, I4.", nearest=True),
               Rival("fixed_by_data", "Grokking is fixed by the data, not the null component: I1 shifts nothing, I2 leaves the "
-                       "risk on its clock, I3 lets the decay continue, I4 adds the perturbation's decaying norm to R."))
+                       "risk on its clock, I3 lets the decay continue, I4 adds the perturbation's decaying norm to R, "
+                       "I5's late rate is the slowest data mode's −ln ρ(η(h_min + λ)) and the whole null space "
+                       "(ker Σ too) counts as G, I7's clock follows the step, k ∝ 1/η."))
     reference = f"{REFERENCE}, §7.4 (I1); spec §3 table I1–I4"
     Params = Intervention
     Config = LinearConfig
@@ -581,7 +639,8 @@ class Interventions(Claim):
     def sweep(self, scale: str) -> list[Intervention]:
         betas = (0.9,) if scale == "quick" else (0.0, 0.5, 0.9)
         return [Intervention(eta=0.2, lam=1e-3, beta=b, ratio=0.1, intervention=i)
-                for b in betas for i in ("rescale_null", "ablate_G", "weight_decay_off", "perturb_kerSigma")]
+                for b in betas for i in ("rescale_null", "ablate_G", "weight_decay_off", "perturb_kerSigma", "vary_N",
+                                         "fixed_effective_step")]
 
     def simulate(self, p: Intervention, cfg: LinearConfig, rng: np.random.Generator) -> Observation:
         problem = make_linear_problem(cfg, rng=rng)
@@ -646,6 +705,56 @@ class Interventions(Claim):
         return Observation(Estimate(sim, error_bound=e), theory=Estimate(frozen, error_bound=transient),
                            rivals={"first_order": Estimate(float(s[1])), "fixed_by_data": Estimate(float(s[2]))},
                            info={"k0": k0, "k_end": k_end})
+
+    def _vary_N(self, p, problem, dec, theta0, opt, k_g, gamma):
+        # nested designs: the first half of the rows, against all of them
+        n_half = problem.n_train // 2
+        half = gs.LinearProblem(problem.design[:n_half], problem.targets[:n_half], problem.population_cov,
+                                problem.theta_star)
+        k1, k2 = SlowRate._window(p)
+        slopes, bounds, dims, rival_rates, whole_null = [], [], [], [], []
+        for prob in (problem, half):
+            d = gs.decompose(prob)
+            run = heavy_ball(prob, theta0, **opt, n_steps=k2, record=(k1, k2))
+            n1, n2 = (np.linalg.norm(d.grokking_basis.T @ run.snapshots[k]) for k in (k1, k2))
+            slopes.append(-(math.log(n2) - math.log(n1)) / (k2 - k1))
+            e = _bound(prob, d, p, run.max_state_norm) + _projection_error(prob, d, run.max_state_norm)
+            bounds.append((e / n1 + e / n2) / (k2 - k1) + 4 * EPS * slopes[-1])
+            dims.append(d.grokking_basis.shape[1])
+            rival_rates.append(float(-np.log(gs.spectral_radius(p.eta * (d.curvatures.min() + p.lam), p.beta))))
+            whole_null.append(d.null_basis.shape[1])
+        theory_rate = gs.null_rate(p.eta, p.lam, p.beta)
+        active = int(np.sum(np.diag(problem.population_cov) > 0))
+        share = _fast_root_share(p, k1, k2) + 8 * EPS * theory_rate
+        return Observation(
+            Estimate(np.array(slopes + dims, float), error_bound=np.array(bounds + [0.0, 0.0])),
+            theory=Estimate(np.array([theory_rate, theory_rate, active - problem.n_train, active - n_half], float),
+                            error_bound=np.array([share, share, 0.0, 0.0])),
+            rivals={"first_order": Estimate(np.array([gs.first_order_rate(p.eta, p.lam, p.beta)] * 2 + [np.nan] * 2)),
+                    "fixed_by_data": Estimate(np.array(rival_rates + whole_null, float))},
+            info={"n_train": [problem.n_train, n_half], "A": [float(np.linalg.norm(dec.grokking_basis.T @ theta0))]})
+
+    def _fixed_effective_step(self, p, problem, dec, theta0, opt, k_g, gamma):
+        eta2, beta2 = p.eta / 2, 1 - (1 - p.beta) / 2
+        p2 = Intervention(eta=eta2, lam=p.lam, beta=beta2, ratio=p.ratio, intervention=p.intervention)
+        ks, ambiguous = [], []
+        for q in (p, p2):
+            run = heavy_ball(problem, theta0, eta=q.eta, lam=q.lam, beta=q.beta, coupling=q.coupling,
+                             n_steps=2 * gs.grokking_time(q.eta, q.lam, q.beta, q.ratio) + 10,
+                             stop_basis=dec.grokking_basis, stop_ratio=q.ratio)
+            if run.crossing is None:
+                raise RuntimeError(f"no crossing at {q}")
+            a0 = float(np.linalg.norm(dec.grokking_basis.T @ theta0))
+            rel = (_bound(problem, dec, q, run.max_state_norm) + _projection_error(problem, dec, run.max_state_norm)) / a0
+            ks.append(run.crossing)
+            ambiguous.append(_crossing_ambiguity(q, run.crossing, rel))
+        k_exact = [gs.grokking_time(q.eta, q.lam, q.beta, q.ratio) for q in (p, p2)]
+        ratio = ks[1] / ks[0]
+        # a crossing read one step off (where the multiplier is within round-off of the threshold) moves the ratio
+        bound = (ks[1] + ambiguous[1]) / max(ks[0] - ambiguous[0], 1) - ratio if any(ambiguous) else 0.0
+        return Observation(Estimate(ratio, error_bound=bound), theory=Estimate(k_exact[1] / k_exact[0]),
+                           rivals={"first_order": Estimate(1.0), "fixed_by_data": Estimate(p.eta / eta2)},
+                           info={"k_grok": ks, "k_exact": k_exact, "second_step": [eta2, beta2]})
 
     def _perturb_kerSigma(self, p, problem, dec, theta0, opt, k_g, gamma):
         ib = dec.inactive_basis
@@ -719,6 +828,76 @@ class DoubleRoot(Claim):
                            info={"antithetic_slope_over_gamma": measured[0], "single_slope_over_gamma": measured[1]})
 
 
+@dataclass(frozen=True, kw_only=True)
+class RiskThreshold(HeavyBall):
+    """A risk threshold ε_R = ½ c₂ r² for each r in ``risk_ratios`` (so ε_R/(½c₂) = r²)."""
+
+    risk_ratios: tuple[float, ...] = (0.1, 0.01)
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        for r in self.risk_ratios:
+            check_range("risk_ratios", r, low=0, high=1, low_open=True, high_open=True)
+
+
+@register
+class RiskThresholdTime(Claim):
+    id = "grokking.risk_threshold_time"
+    statement = ("In the double-root case (c₁ = 0: a teacher in the row space of the design, Σ isotropic on its range) "
+                 "the population risk reaches R_∞ + ε_R at the first k with ½c₂S_k(ηλ)² ≤ ε_R, i.e. after "
+                 "(1−β)/(2ηλ)·ln(c₂/(2ε_R)) steps to leading order: half the parameter-space clock for the same "
+                 "log-range.")
+    rivals = (Rival("single_root", "The excess risk decays like the parameter, ½c₂S_k ≤ ε_R (the single-root law): "
+                    "the full clock (1−β)/(ηλ)·ln(c₂/(2ε_R)).", nearest=True),)
+    reference = f"{REFERENCE}, Thm 20 (double root); spec §3 'Risk-threshold version'"
+    Params = RiskThreshold
+    Config = LinearConfig
+    scales = {"quick": LinearConfig(teacher="row_space"), "paper": LinearConfig(teacher="row_space")}
+    relevance = 0.0
+    relevance_abs = 1.0  # one step: the integers are exact, the single-root law is ~2x away
+
+    def sweep(self, scale: str) -> list[RiskThreshold]:
+        betas = (0.8, 0.9) if scale == "quick" else (0.0, 0.5, 0.8, 0.9)
+        return [RiskThreshold(eta=0.2, lam=1e-3, beta=b, risk_ratios=(0.1, 0.01)) for b in betas]
+
+    def simulate(self, p: RiskThreshold, cfg: LinearConfig, rng: np.random.Generator) -> Observation:
+        problem = make_linear_problem(cfg, rng=rng)
+        dec = gs.decompose(problem)
+        theta0 = draw_init(cfg, None, rng=rng)
+        r_inf, c1, c2 = gs.late_time_risk_coefficients(problem, theta0, p.lam, dec)
+        eps_r = 0.5 * c2 * np.array(p.risk_ratios) ** 2
+        late = [gs.grokking_time(p.eta, p.lam, p.beta, r) for r in p.risk_ratios]
+        single = [gs.grokking_time(p.eta, p.lam, p.beta, r**2) for r in p.risk_ratios]
+        # recorded to a fifth past the later predicted crossing: a crossing later than that (the single-root
+        # rival's, twice as late) is read as none (-1) and fails the theory
+        k_end = int(1.2 * max(late)) + 10
+        opt = dict(eta=p.eta, lam=p.lam, beta=p.beta)
+        run = heavy_ball(problem, theta0, **opt, n_steps=k_end, record=tuple(range(k_end + 1)))
+        ks = np.arange(k_end + 1)
+        excess = gs.population_risk(problem, np.array([run.snapshots[k] for k in ks])) - r_inf
+        # the exact closed form (fast range transients included) on the same design and init
+        exact = gs.population_risk(problem, gs.closed_form_trajectory(problem, theta0, ks, **opt, decomposition=dec)) \
+            - r_inf
+        def first_below(curve, e): return int(np.flatnonzero(curve <= e)[0]) if np.any(curve <= e) else -1  # noqa: E306
+        k_sim = np.array([first_below(excess, e) for e in eps_r], float)
+        k_exact = np.array([first_below(exact, e) for e in eps_r], float)
+        # the late two-term law ignores the range transients: how far the exact crossing is from it is the
+        # theory's bound (deterministic, from the closed form); the simulated risk is within round-off of the
+        # exact one, so a crossing within that of the threshold may read one step off
+        e = _bound(problem, dec, p, run.max_state_norm)
+        grad_r = np.linalg.norm((np.array([run.snapshots[k] for k in ks]) - problem.theta_star)
+                                @ problem.population_cov, axis=1)
+        risk_err = grad_r * e + 0.5 * np.linalg.norm(problem.population_cov, 2) * e**2
+        amb = np.array([float(np.any(np.abs(exact[max(int(k) - 1, 0):int(k) + 1] - er) <= risk_err[max(int(k) - 1, 0):int(k) + 1]))
+                        for k, er in zip(k_exact, eps_r)])
+        return Observation(Estimate(k_sim, error_bound=amb),
+                           theory=Estimate(np.array(late, float), error_bound=np.abs(k_exact - np.array(late))),
+                           rivals={"single_root": Estimate(np.array(single, float))},
+                           info={"c1_over_sqrt_c2_R": abs(c1) / math.sqrt(c2 * max(r_inf, EPS)), "c2": c2,
+                                 "leading_order_half_clock": [(1 - p.beta) / (2 * p.x) * math.log(c2 / (2 * er))
+                                                              for er in eps_r]})
+
+
 @register
 class TailAmplitude(Claim):
     id = "grokking.tail_amplitude"
@@ -761,301 +940,3 @@ class TailAmplitude(Claim):
         return Observation(Estimate.from_replicates(excess, error_bound=transient),
                            theory=Estimate(theory), rivals={"whole_null_space": Estimate(rival)},
                            info={"s_k": s, "dim_G": dec.grokking_basis.shape[1], "dim_null": n_null, "k": k})
-
-
-# =========================================================================== modular addition MLP
-@dataclass(frozen=True, kw_only=True)
-class ModularConfig:
-    """Two-layer quadratic MLP on (a + b) mod p (spec §4, Gromov-style mean-field output).
-
-    ``f(x) = W2ᵀ (W1ᵀ x)^2 / width``, one-hot inputs in R^{2p}, squared loss to one-hot targets,
-    W1 ~ init·N(0, 1/2p), W2 ~ init·N(0, 1/width); k_grok = first evaluated step with test accuracy
-    ≥ 0.9 (checked every ``eval_every``), k_mem likewise for train accuracy ≥ 0.99.
-    """
-
-    modulus: int = 17
-    width: int = 128
-    train_fraction: float = 0.55
-    init_scale: float = 5.0
-    eval_every: int = 25
-    max_steps: int = 60_000
-    seeds: int = 3
-    split_seed: int = 0
-
-    def __post_init__(self) -> None:
-        check_int("modulus", self.modulus, low=2)
-        check_int("width", self.width, low=1)
-        check_range("train_fraction", self.train_fraction, low=0, high=1, low_open=True, high_open=True)
-        check_range("init_scale", self.init_scale, low=0, low_open=True)
-        check_int("eval_every", self.eval_every, low=1)
-        check_int("max_steps", self.max_steps, low=1)
-        check_int("seeds", self.seeds, low=2)
-
-
-def _modular_data(cfg: ModularConfig):
-    p = cfg.modulus
-    pairs = np.array([(a, b) for a in range(p) for b in range(p)])
-    perm = np.random.default_rng(cfg.split_seed).permutation(len(pairs))
-    n_tr = int(round(cfg.train_fraction * len(pairs)))
-
-    def onehot(pr):
-        x = np.zeros((len(pr), 2 * p))
-        x[np.arange(len(pr)), pr[:, 0]] = 1
-        x[np.arange(len(pr)), p + pr[:, 1]] = 1
-        return x
-    tr, te = pairs[perm[:n_tr]], pairs[perm[n_tr:]]
-    return onehot(tr), tr.sum(1) % p, onehot(te), te.sum(1) % p
-
-
-def _mlp_gradients(x: NDArray, targets: NDArray, w1: NDArray, w2: NDArray) -> tuple[NDArray, NDArray]:
-    r"""Gradients of :math:`L = \frac1{2n}\sum_i\|f(x_i) - t_i\|^2`, :math:`f(x) = W_2^\top(W_1^\top x)^{\odot2}/m`,
-    for a batch of networks: ``w1`` (B, 2p, m), ``w2`` (B, m, p); returns (∂L/∂W₁, ∂L/∂W₂) of the same shapes.
-
-    With :math:`z = XW_1`, :math:`r = (z^{\odot2}W_2/m - T)/n`: :math:`\partial L/\partial W_2 = (z^{\odot2})^\top r/m` and
-    :math:`\partial L/\partial W_1 = X^\top(2z\odot rW_2^\top)/m`. z = XW₁ is a matmul even though X is two-hot:
-    a gather of two rows of W₁ gives the same bits but costs 8x more (fancy indexing on the middle axis).
-    """
-    n, width = len(x), w1.shape[-1]
-    z = x @ w1
-    hid = z * z
-    resid = hid @ w2
-    resid /= width
-    resid -= targets
-    resid /= n
-    g2 = hid.transpose(0, 2, 1) @ resid
-    g2 /= width
-    back = resid @ w2.transpose(0, 2, 1)
-    back *= z
-    back *= 2  # 2·(z·b) is (2z)·b exactly: scaling by two rounds nothing
-    back /= width
-    return x.T @ back, g2
-
-
-def train_modular_addition(
-    etas: NDArray, lams: NDArray, betas: NDArray, cfg: ModularConfig, *, coupled: NDArray | bool = True,
-    rng: np.random.Generator, init_group: NDArray | None = None,
-) -> tuple[NDArray, NDArray]:
-    """Train one network per entry of ``etas/lams/betas`` (batched, one matmul per layer and step).
-
-    ``coupled`` (bool or one bool per network) selects coupled L2 or decoupled weight decay, so both
-    conventions train in the same batch. ``init_group`` (one int per network) gives networks of the
-    same group the same initial weights (common random numbers: ratios and exponents between them
-    then carry less seed noise); by default every network has its own init. Finished networks leave
-    the batch, so the cost follows the networks still training. Returns ``(k_grok, k_mem)`` per
-    network; raises if a network has not grokked by ``max_steps``.
-    """
-    xtr, ytr, xte, yte = _modular_data(cfg)
-    width, p = cfg.width, cfg.modulus
-    targets = np.eye(p)[ytr]
-    b = len(etas)
-    eta, lam, beta = (np.asarray(v, float)[:, None, None] for v in (etas, lams, betas))
-    flag = np.broadcast_to(np.asarray(coupled, bool), (b,))[:, None, None]
-    lam_c, lam_d = np.where(flag, lam, 0.0), np.where(flag, 0.0, lam)
-    group = np.arange(b) if init_group is None else np.asarray(init_group)
-    if group.shape != (b,):
-        raise ParameterError(f"init_group has shape {group.shape}; expected ({b},)")
-    _, first, inverse = np.unique(group, return_index=True, return_inverse=True)
-    n_init = len(first)
-    w1 = (cfg.init_scale * rng.standard_normal((n_init, 2 * p, width)) / math.sqrt(2 * p))[inverse]
-    w2 = (cfg.init_scale * rng.standard_normal((n_init, width, p)) / math.sqrt(width))[inverse]
-    v1, v2 = np.zeros_like(w1), np.zeros_like(w2)
-    k_grok = np.full(b, -1)
-    k_mem = np.full(b, -1)
-    active = np.arange(b)
-    # a step size too large for the init overflows within a few steps: stop there with the cause
-    k = 0
-    try:
-        with np.errstate(over="raise", invalid="raise"):
-            for k in range(cfg.max_steps + 1):
-                if k % cfg.eval_every == 0:
-                    acc_te = ((((xte @ w1) ** 2) @ w2).argmax(-1) == yte).mean(-1)
-                    acc_tr = ((((xtr @ w1) ** 2) @ w2).argmax(-1) == ytr).mean(-1)
-                    k_mem[active] = np.where((k_mem[active] < 0) & (acc_tr >= 0.99), k, k_mem[active])
-                    done = acc_te >= 0.9
-                    k_grok[active[done]] = k
-                    if np.any(done):
-                        keep = ~done
-                        active = active[keep]
-                        if active.size == 0:
-                            break
-                        w1, w2, v1, v2, eta, beta, lam_c, lam_d = (
-                            a[keep] for a in (w1, w2, v1, v2, eta, beta, lam_c, lam_d))
-                g1, g2 = _mlp_gradients(xtr, targets, w1, w2)
-                # coupled: decay enters the buffer, v ← βv + g + λ_c w; decoupled (SGDW): applied to the
-                # weights, w ← w − ηv − ηλ_d w. In place, in the order the expressions round.
-                for w, v, g in ((w1, v1, g1), (w2, v2, g2)):
-                    v *= beta
-                    v += g
-                    v += lam_c * w
-                    decay = eta * lam_d * w
-                    w -= eta * v
-                    w -= decay
-    except FloatingPointError as exc:
-        raise RuntimeError(f"training diverged at step {k} ({exc}) for the networks with eta = {eta.ravel().tolist()}, "
-                           f"beta = {beta.ravel().tolist()}: lower eta or init_scale") from exc
-    if np.any(k_grok < 0):
-        raise RuntimeError(f"{np.sum(k_grok < 0)} networks did not reach test accuracy 0.9 within "
-                           f"max_steps = {cfg.max_steps}")
-    return k_grok, k_mem
-
-
-@dataclass(frozen=True, kw_only=True)
-class ModularSweep:
-    """A set of (η, λ, β) configurations, given as tuples (hashable, JSON-able)."""
-
-    configs: tuple[tuple[float, float, float], ...]
-
-    def __post_init__(self) -> None:
-        for eta, lam, beta in self.configs:
-            HeavyBall(eta=eta, lam=lam, beta=beta)  # validates each
-
-
-def _exponent_fit(clock_beta: NDArray, clock_x: NDArray, k: NDArray) -> NDArray:
-    """OLS of log k on [1, log(1-beta), log(1/(eta*lam))]; returns the two exponents."""
-    design = np.column_stack([np.ones_like(k, dtype=float), np.log(clock_beta), np.log(clock_x)])
-    coef, *_ = np.linalg.lstsq(design, np.log(k), rcond=None)
-    return coef[1:]
-
-
-@register
-class ModularClock(Claim):
-    id = "grokking.modular_addition_clock"
-    statement = ("On modular addition, a two-layer quadratic MLP trained by heavy ball with coupled L2 spends "
-                 "Δk = k_grok − k_mem ∝ (1−β)^1 (ηλ)^−1 between memorising and grokking: both fitted exponents "
-                 "are 1 (the paper's from-step-0 slope is reported beside them).")
-    rivals = (Rival("no_beta", "Δk ∝ (ηλ)^−1 with no dependence on β (exponent of (1−β) is 0).", nearest=True),)
-    reference = f"{REFERENCE}, §7.5 (slope 1.01 over 27 configurations); spec §3 'Nonlinear nets', §4"
-    Params = ModularSweep
-    Config = ModularConfig
-    scales = {"quick": ModularConfig(seeds=6), "paper": ModularConfig(seeds=8, max_steps=150_000)}
-    labels = ("exponent_1_minus_beta", "exponent_1_over_eta_lambda")
-    # half the gap between the law (1) and its rival (0): a smaller error would not change which holds
-    relevance = 0.5
-
-    def sweep(self, scale: str) -> list[ModularSweep]:
-        # a 2x2x2 factorial inside the spec's validated range lambda <= 1.5e-4 (3e-4 stalls)
-        if scale == "quick":
-            cfgs = tuple((e, l, b) for e in (0.5, 1.0) for l in (1e-4, 1.5e-4) for b in (0.9, 0.95))
-        else:
-            cfgs = tuple((e, l, b) for e in (0.2, 0.5, 1.0) for l in (0.5e-4, 1e-4, 1.5e-4) for b in (0.8, 0.9, 0.95))
-        return [ModularSweep(configs=cfgs)]
-
-    def theory(self, p: ModularSweep) -> Estimate:
-        """Exponents (1, 1), with the finite-ηλ remainder as a deterministic bound.
-
-        The clock is k = (1−β)/(κηλ)·L·(1 − ε) with ε = (1+β)κηλ/(2(1−β)²) + O((ηλ)²) (spec §3 expansion,
-        curvature factor κ ≤ 2 for the rescaling symmetries). Regressing log(1 − ε) on the same design
-        as the data gives the exponent bias the correction can cause; we bound it by its value at κ = 2.
-        """
-        return Estimate(np.array([1.0, 1.0]), error_bound=self._remainder(p))
-
-    @staticmethod
-    def _remainder(p: ModularSweep) -> NDArray:
-        conf = np.array(p.configs)
-        eta, lam, beta = conf.T
-        eps = (1 + beta) * 2 * eta * lam / (2 * (1 - beta) ** 2)
-        design = np.column_stack([np.ones(len(conf)), np.log(1 - beta), np.log(1 / (eta * lam))])
-        coef, *_ = np.linalg.lstsq(design, np.log1p(-eps), rcond=None)
-        return np.abs(coef[1:])
-
-    def rival(self, name: str, p: ModularSweep) -> Estimate:
-        return Estimate(np.array([0.0, 1.0]))
-
-    def simulate(self, p: ModularSweep, cfg: ModularConfig, rng: np.random.Generator) -> Observation:
-        conf = np.array(p.configs)
-        n_c = len(conf)
-        eta, lam, beta = (np.tile(conf[:, i], cfg.seeds) for i in range(3))
-        # one init per seed, shared by all configurations (common random numbers for the exponents)
-        k_grok, k_mem = train_modular_addition(eta, lam, beta, cfg, rng=rng,
-                                               init_group=np.repeat(np.arange(cfg.seeds), n_c))
-        delta = (k_grok - k_mem).astype(float)
-        if np.any(k_mem < 0) or np.any(delta <= 0):
-            raise RuntimeError("a network grokked before memorising; the clock is undefined there")
-        per_seed = np.array([_exponent_fit(1 - conf[:, 2], 1 / (conf[:, 0] * conf[:, 1]), delta[s * n_c:(s + 1) * n_c])
-                             for s in range(cfg.seeds)])
-        # reading k every eval_every steps moves each log dk by at most 2 eval_every / dk; an OLS
-        # exponent moves by at most that times the l1 norm of its row of the pseudo-inverse
-        design = np.column_stack([np.ones(n_c), np.log(1 - conf[:, 2]), np.log(1 / (conf[:, 0] * conf[:, 1]))])
-        resolution = np.abs(np.linalg.pinv(design)[1:]).sum(axis=1) * np.max(2 * cfg.eval_every / delta)
-        clock = (1 - beta) / (eta * lam)
-        slope_from_0 = np.polyfit(np.log(clock), np.log(k_grok), 1)[0]
-        slope_delta = np.polyfit(np.log(clock), np.log(delta), 1)[0]
-        # bootstrap CI of the pooled slope over (config, seed) rows
-        boot_rng = np.random.default_rng(rng.bit_generator.seed_seq.spawn(1)[0])
-        idx = boot_rng.integers(0, len(clock), (2000, len(clock)))
-        boot = np.array([np.polyfit(np.log(clock[i]), np.log(k_grok[i]), 1)[0] for i in idx])
-        est = Estimate.from_replicates(per_seed)
-        return Observation(
-            Estimate(est.value, est.stderr, resolution, est.n),
-            aux={"eta": eta, "lam": lam, "beta": beta, "k_grok": k_grok, "k_mem": k_mem},
-            info={"slope_k_grok_from_step_0": float(slope_from_0),
-                  "slope_k_grok_from_step_0_ci95": [float(np.quantile(boot, 0.025)), float(np.quantile(boot, 0.975))],
-                  "slope_delta_k": float(slope_delta), "memorisation_share_max": float(np.max(k_mem / k_grok)),
-                  "per_seed_exponents": per_seed.tolist()},
-        )
-
-
-@register
-class ModularDecoupling(Claim):
-    id = "grokking.modular_addition_decoupling"
-    statement = ("On modular addition, decoupled weight decay λ behaves like coupled L2 of strength (1−β)λ: "
-                 "their grokking clocks Δk = k_grok − k_mem agree (ratio 1), i.e. momentum amplifies coupled "
-                 "L2 by 1/(1−β) at equal effective regularisation. The plain ratio Δk_dec(λ)/Δk_coup(λ) is "
-                 "reported beside it (the paper's 1/(1−β)): 2.01 ± 0.05 at β = ½ over ten seeds, consistent with "
-                 "the paper there; whether it departs at β ≥ ¾ needs paper-scale seeds.")
-    rivals = (Rival("no_amplification", "Momentum does not amplify coupled L2: Δk_dec(λ)/Δk_coup((1−β)λ) = 1−β.",
-                    nearest=True),)
-    reference = f"{REFERENCE}, Remark 2; spec §3 'Coupled vs decoupled' (first-order map) and 'Nonlinear nets'"
-    Params = ModularSweep
-    Config = ModularConfig
-    # the three copies of a seed share one init, so their clocks move together (docs/calibration.md, 'Sizing notes')
-    scales = {"quick": ModularConfig(seeds=4), "paper": ModularConfig(seeds=16, max_steps=300_000)}
-    # half the distance 1 − (1 − β) = β between the equivalence and the no-amplification rival at β = ½
-    relevance = 0.25
-
-    def sweep(self, scale: str) -> list[ModularSweep]:
-        betas = (0.5, 0.75) if scale == "quick" else (0.5, 0.75, 0.8, 0.9)
-        return [ModularSweep(configs=((1.0, 1.5e-4, b),)) for b in betas]
-
-    def theory(self, p: ModularSweep) -> Estimate:
-        """1, with the finite-ηλ remainder as a bound: at equal effective regularisation the decoupled
-        clock carries the relative correction ε_d = κηλ/2 and the coupled one at (1−β)λ carries
-        ε_c = (1+β)κηλ/(2(1−β)) (κ ≤ 2, spec §3), so the ratio is (1−ε_d)/(1−ε_c)."""
-        eta, lam, beta = p.configs[0]
-        eps_d = eta * lam
-        eps_c = (1 + beta) * eta * lam / (1 - beta)
-        return Estimate(1.0, error_bound=abs((1 - eps_d) / (1 - eps_c) - 1))
-
-    def rival(self, name: str, p: ModularSweep) -> Estimate:
-        return Estimate(1 - p.configs[0][2])
-
-    def simulate(self, p: ModularSweep, cfg: ModularConfig, rng: np.random.Generator) -> Observation:
-        eta, lam, beta = p.configs[0]
-        r = cfg.seeds
-        # seed s trains three copies of one init (common random numbers): coupled at lam,
-        # decoupled at lam, coupled at (1 - beta) lam
-        lams = np.concatenate([np.full(r, lam), np.full(r, lam), np.full(r, (1 - beta) * lam)])
-        flags = np.concatenate([np.ones(r, bool), np.zeros(r, bool), np.ones(r, bool)])
-        k, m = train_modular_addition(np.full(3 * r, eta), lams, np.full(3 * r, beta), cfg, coupled=flags,
-                                      rng=rng, init_group=np.tile(np.arange(r), 3))
-        if np.any(m < 0) or np.any(k <= m):
-            raise RuntimeError("a network grokked before memorising; the clock is undefined there")
-        d = (k - m).astype(float)
-        d_coup, d_dec, d_equiv = d[:r], d[r:2 * r], d[2 * r:]
-        plain = d_dec / d_coup
-        ratio = d_dec / d_equiv
-        # k_grok and k_mem are read every eval_every steps: each is known to +-eval_every, so a
-        # ratio of two clocks to within ratio * 2 eval_every (1/d_dec + 1/d_equiv)
-        resolution = float(np.max(ratio * 2 * cfg.eval_every * (1 / d_dec + 1 / d_equiv)))
-        est = Estimate.from_replicates(ratio)
-        return Observation(
-            Estimate(est.value, est.stderr, resolution, est.n),
-            aux={"k_grok": k, "k_mem": m, "lam": lams, "coupled": flags},
-            info={"plain_ratio_dec_over_coup": float(plain.mean()),
-                  "plain_ratio_stderr": float(stderr(plain)),
-                  "one_over_one_minus_beta": 1 / (1 - beta),
-                  "equivalence_ratios": (d_dec / d_equiv).tolist(),
-                  "k_grok_coupled": k[:r].tolist(), "k_grok_decoupled": k[r:2 * r].tolist(),
-                  "k_grok_coupled_at_1_minus_beta_lam": k[2 * r:].tolist()},
-        )
-

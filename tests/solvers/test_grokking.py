@@ -77,6 +77,25 @@ def test_null_rate_matches_mpmath_and_series(eta, lam, beta):
     assert abs(got - float(series)) <= 10 * (eta * lam) ** 4 / (1 - beta) ** 7
 
 
+@pytest.mark.parametrize("eta,lam,beta", [(0.05, 0.02, 0.9), (0.05, 0.08, 0.8), (0.75, 0.25, 0.0)])
+def test_continuous_time_rate_matches_the_exact_root_and_is_the_small_step_limit(eta, lam, beta):
+    got = gs.continuous_time_rate(eta, lam, beta)
+    ref = tg.continuous_time_rate(eta_lam=sp.Rational(eta * lam).limit_denominator(10**12),
+                                  beta=sp.Rational(beta).limit_denominator(10**6))
+    assert got == pytest.approx(float(ref), rel=16 * EPS)
+    # the discrete rate tends to it when 1 - beta and eta*lam shrink with eta*lam/(1-beta)^2 fixed: the
+    # relative gap is O(1 - beta) (leading term (1-beta)/2 * eta*lam/(1-beta)^2 / (1 + ...))
+    c = eta * lam / (1 - beta) ** 2
+    gaps = [abs(gs.null_rate(c * s**2, 1.0, 1 - s) / gs.continuous_time_rate(c * s**2, 1.0, 1 - s) - 1)
+            for s in (0.1, 0.01, 0.001)]
+    assert gaps[0] > 5 * gaps[1] > 25 * gaps[2] > 0
+
+
+def test_continuous_time_rate_refuses_the_underdamped_regime():
+    with pytest.raises(ParameterError, match="not over-damped"):
+        gs.continuous_time_rate(0.5, 0.01, 0.9)
+
+
 def test_decoupled_rate_is_log1p():
     assert gs.null_rate(0.2, 1e-3, 0.9, "decoupled") == -math.log1p(-2e-4)
 
