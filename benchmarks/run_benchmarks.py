@@ -100,7 +100,7 @@ def bench_linear_heavy_ball(p_values=(100, 200, 400, 800, 1600), m: int = 64, st
 
 def bench_mlp(widths=(64, 128, 256, 512), batch: int = 8, steps: int = 100) -> dict:
     """One full-batch heavy-ball step of the modular-addition MLP vs the same-shape batched matmuls."""
-    from gentheory.verify.grokking import ModularConfig, _mlp_gradients, _modular_data
+    from gentheory.verify.grokking_mlp import ModularConfig, _mlp_gradients, _modular_data, _Workspace
 
     out = []
     for width in widths:
@@ -112,7 +112,9 @@ def bench_mlp(widths=(64, 128, 256, 512), batch: int = 8, steps: int = 100) -> d
         w2 = rng.standard_normal((batch, width, p))
         targets = np.eye(p)[ytr]
 
-        t_step = best_time(lambda: _mlp_gradients(xtr, targets, w1, w2), repeat=3, min_time=0.1)
+        work = _Workspace(batch, n, d, width, p)
+        t_step = best_time(lambda: _mlp_gradients(xtr, targets, w1, w2, output_scale=cfg.output_scale, work=work),
+                           repeat=3, min_time=0.1)
         flops = batch * 2 * (2 * n * d * width + 3 * n * width * p)
         zz = xtr @ w1
         t_ref = best_time(lambda: (xtr @ w1, zz @ w2, zz.transpose(0, 2, 1) @ (zz @ w2),

@@ -77,17 +77,18 @@ def test_claim_attributes_are_executed_code():
     src = _read("verify/grokking.py")
     tree = ast.parse(src)
     base = numerical_source_fingerprint(src)
-    claim = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "ModularClock")
+    claim = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "HeadlineLaw")
     relevance = next(s for s in claim.body if isinstance(s, ast.Assign) and s.targets[0].id == "relevance")
-    assert numerical_source_fingerprint(_replace_node(src, relevance.value, "0.25")) != base
+    assert numerical_source_fingerprint(_replace_node(src, relevance.value, "0.125")) != base
 
 
 #: a study's further public modules beyond ``<layer>/<study>.py`` (its second model: ``verify/<study>_<part>.py`` and the
 #: solver it uses), which only that study imports
-STUDY_PARTS = {"strata": ("gluing", "strata_gluing")}
+STUDY_PARTS = {"strata": ("gluing", "strata_gluing"), "grokking": ("grokking_mlp",)}
 
 
-@pytest.mark.parametrize("study, module", [(s, s) for s in STUDIES] + [("strata", "strata_gluing")])
+@pytest.mark.parametrize("study, module", [(s, s) for s in STUDIES] + [("strata", "strata_gluing"),
+                                                                       ("grokking", "grokking_mlp")])
 def test_the_closure_holds_the_study_layers_it_imports_and_no_figure(study, module):
     closure = import_closure(f"gentheory.verify.{module}")
     assert f"gentheory.verify.{module}" in closure and f"gentheory.solvers.{study}" in closure
