@@ -377,6 +377,11 @@ class ClockPoint:
             _check_overdamped(eta, lam, beta)
         for c in self.columns:
             check_choice("columns", c, tuple(_COLUMNS))
+        conf = np.array(self.configs)
+        for c, i in (("eta", 0), ("lambda", 1), ("beta", 2)):
+            if c not in self.columns and len(np.unique(conf[:, i])) > 1:
+                raise ParameterError(f"the configurations vary {c} but columns = {self.columns} does not fit its "
+                                     "exponent: the fit would load it onto the others")
         check_int("seeds", self.seeds, low=2)
         if len(self.configs) < len(self.columns) + 1:
             raise ParameterError(f"{len(self.configs)} configurations cannot fit {len(self.columns)} exponents and "
@@ -419,7 +424,8 @@ class ModularClock(Claim):
         if scale == "quick":
             return [ClockPoint(configs=beta_eta, columns=("beta", "eta"), seeds=10),
                     ClockPoint(configs=lam, columns=("lambda",), seeds=12)]
-        wide = ((0.2, 3e-4, 0.8), (0.2, 3e-4, 0.9), (0.8, 3e-4, 0.8), (0.4, 3e-4, 0.8), (0.2, 1e-4, 0.95))
+        # one lambda throughout (a config at another lambda would load its exponent onto beta and eta)
+        wide = ((0.2, 3e-4, 0.8), (0.2, 3e-4, 0.9), (0.8, 3e-4, 0.8), (0.4, 3e-4, 0.8), (0.1, 3e-4, 0.95))
         return [ClockPoint(configs=wide, columns=("beta", "eta"), seeds=12),
                 ClockPoint(configs=lam + ((1.0, 2e-4, 0.8),), columns=("lambda",), seeds=24),
                 ClockPoint(configs=((0.5, 3e-4, 0.9), (0.5, 1e-4, 0.9), (0.5, 2e-4, 0.9)), columns=("lambda",),

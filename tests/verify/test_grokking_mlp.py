@@ -150,3 +150,8 @@ def test_forced_response_bound_is_the_triangle_inequality_of_the_exact_response(
     for k in range(1, 200):
         q, b = (1 - 2 * eta * lam) * q - 2 * eta * beta * b, lam * q + beta * b
         assert q == pytest.approx(float(gs.mode_multiplier(np.array([k]), 2 * eta * lam, beta)[0]) * q0, rel=1e-12)
+
+
+def test_a_clock_design_that_varies_an_unfitted_factor_is_refused():
+    with pytest.raises(ParameterError, match="vary lambda"):
+        gm.ClockPoint(configs=((0.2, 3e-4, 0.8), (0.2, 3e-4, 0.9), (0.2, 1e-4, 0.95)), columns=("beta",), seeds=2)
