@@ -35,10 +35,11 @@ class ModularConfig:
 
     ``f(x) = W2ᵀ (W1ᵀ x)^2 · s_m`` with ``s_m = 1/√width`` (``output_scaling="ntk"``) or ``1/width``
     (``"mean_field"``, Gromov-style), one-hot inputs in R^{2p}, squared loss to one-hot targets,
-    W1 ~ init·N(0, 1/2p), W2 ~ init·N(0, 1/width); k_grok = first evaluated step with test accuracy ≥ 0.9
-    (checked every ``eval_every``), k_mem likewise for train accuracy ≥ 0.99. ``batch`` networks share one
-    batched matmul (8 keeps a batch's activations in cache; the numbers do not depend on it).
-    ``memorise_optimizer`` = (η, λ, β) of the common memorisation phase (:func:`memorise`).
+    W1 ~ init·N(0, 1/2p), W2 ~ init·N(0, 1/width). A network has memorised at train accuracy ≥ 0.99 (checked every
+    step, :func:`memorise`, with the common optimizer ``memorise_optimizer`` = (η, λ, β)) and grokked at test accuracy
+    ≥ 0.9 (checked every ``eval_every`` steps, :func:`grokking_delays`). ``batch`` networks share one batched matmul
+    (8 keeps a batch's activations in cache; the numbers do not depend on it). How many networks a point trains is the
+    point's (``seeds``, ``networks``), not the configuration's.
     """
 
     modulus: int = 17
@@ -48,7 +49,6 @@ class ModularConfig:
     output_scaling: str = "ntk"
     eval_every: int = 5
     max_steps: int = 100_000
-    seeds: int = 3
     split_seed: int = 0
     batch: int = 8
     memorise_optimizer: tuple[float, float, float] = (0.5, 2e-4, 0.9)
@@ -61,7 +61,6 @@ class ModularConfig:
         check_choice("output_scaling", self.output_scaling, ("ntk", "mean_field"))
         check_int("eval_every", self.eval_every, low=1)
         check_int("max_steps", self.max_steps, low=1)
-        check_int("seeds", self.seeds, low=2)
         check_int("batch", self.batch, low=1)
         gs._check_optimizer(*self.memorise_optimizer)
 
