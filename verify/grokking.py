@@ -346,14 +346,12 @@ class SlowRate(Claim):
         return k_end // 2, k_end
 
     def simulate(self, p: HeavyBall, cfg: LinearConfig, rng: np.random.Generator) -> Observation:
-        return Observation(_null_slope(p, cfg, rng), info={"window": list(self._window(p))})
+        return Observation(_drawn_null_slope(p, cfg, rng), info={"window": list(self._window(p))})
 
 
-def _null_slope(p: HeavyBall, cfg: LinearConfig, rng: np.random.Generator) -> Estimate:
-    """Simulated two-point log-slope of ‖Π_Gθ_k‖ over :meth:`SlowRate._window`, with its round-off bound."""
-    problem = make_linear_problem(cfg, rng=rng)
-    dec = gs.decompose(problem)
-    theta0 = draw_init(cfg, None, rng=rng)
+def _null_slope(p: HeavyBall, problem: gs.LinearProblem, dec: gs.SubspaceDecomposition, theta0: NDArray) -> Estimate:
+    """Simulated two-point log-slope of ‖Π_Gθ_k‖ over :meth:`SlowRate._window` on ``problem`` from ``theta0``, with its
+    round-off bound."""
     k1, k2 = SlowRate._window(p)
     run = heavy_ball(problem, theta0, eta=p.eta, lam=p.lam, beta=p.beta, coupling=p.coupling,
                      n_steps=k2, record=(k1, k2))
@@ -361,6 +359,13 @@ def _null_slope(p: HeavyBall, cfg: LinearConfig, rng: np.random.Generator) -> Es
     slope = -(math.log(n2) - math.log(n1)) / (k2 - k1)
     e = _bound(problem, dec, p, run.max_state_norm) + _projection_error(problem, dec, run.max_state_norm)
     return Estimate(slope, error_bound=(e / n1 + e / n2) / (k2 - k1) + 4 * EPS * abs(slope))
+
+
+def _drawn_null_slope(p: HeavyBall, cfg: LinearConfig, rng: np.random.Generator) -> Estimate:
+    """:func:`_null_slope` on a freshly drawn problem and init."""
+    problem = make_linear_problem(cfg, rng=rng)
+    dec = gs.decompose(problem)
+    return _null_slope(p, problem, dec, draw_init(cfg, None, rng=rng))
 
 
 def _fast_root_share(p: HeavyBall, k1: int, k2: int) -> float:
@@ -404,7 +409,7 @@ class ContinuousTimeLaw(Claim):
         return Estimate(gs.first_order_rate(p.eta, p.lam, p.beta))
 
     def simulate(self, p: HeavyBall, cfg: LinearConfig, rng: np.random.Generator) -> Observation:
-        return Observation(_null_slope(p, cfg, rng), info={"discrete_rate": gs.null_rate(p.eta, p.lam, p.beta),
+        return Observation(_drawn_null_slope(p, cfg, rng), info={"discrete_rate": gs.null_rate(p.eta, p.lam, p.beta),
                                                            "eta_lam_over_one_minus_beta_squared": p.x / (1 - p.beta) ** 2})
 
 
@@ -714,11 +719,9 @@ class Interventions(Claim):
         slopes, bounds, dims, rival_rates, whole_null = [], [], [], [], []
         for prob in (problem, half):
             d = gs.decompose(prob)
-            run = heavy_ball(prob, theta0, **opt, n_steps=k2, record=(k1, k2))
-            n1, n2 = (np.linalg.norm(d.grokking_basis.T @ run.snapshots[k]) for k in (k1, k2))
-            slopes.append(-(math.log(n2) - math.log(n1)) / (k2 - k1))
-            e = _bound(prob, d, p, run.max_state_norm) + _projection_error(prob, d, run.max_state_norm)
-            bounds.append((e / n1 + e / n2) / (k2 - k1) + 4 * EPS * slopes[-1])
+            slope = _null_slope(p, prob, d, theta0)
+            slopes.append(float(slope.value))
+            bounds.append(float(slope.error_bound))
             dims.append(d.grokking_basis.shape[1])
             rival_rates.append(float(-np.log(gs.spectral_radius(p.eta * (d.curvatures.min() + p.lam), p.beta))))
             whole_null.append(d.null_basis.shape[1])
