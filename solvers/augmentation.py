@@ -76,6 +76,8 @@ __all__ = [
     "test_error",
     "minimise_log",
     "IncoherentAugmentationError",
+    "ShiftEquivalentResult",
+    "shift_equivalent",
 ]
 
 ACTIVATIONS = ("linear", "relu", "erf")
@@ -785,3 +787,198 @@ def minimise_log(fun: Callable[[float], float], low: float, high: float, *, xtol
         raise SolverConvergenceError(f"minimising over {what}: optimum {x:.4g} on the bound of [{low:g}, {high:g}]")
     return x, float(res.fun)
 
+
+
+# ===================================================================== dependent copies: cyclic shifts
+@dataclass(frozen=True)
+class ShiftEquivalentResult:
+    r"""Block deterministic equivalent of a readout trained on cyclically shifted copies.
+
+    Attributes
+    ----------
+    test_error : float
+        Predicted clean test MSE, :math:`\partial_\mu g(0)` (label noise included).
+    training_objective : float
+        :math:`g(0)`, the predicted minimum of the training objective (loss + λ‖a‖²).
+    error_bound : float
+        Bound on the numerical error of ``test_error``: the Richardson step between central differences
+        at h and h/2 (the O(h⁴) remainder of the extrapolated value is far below it) plus the fixed-point
+        tolerance amplified by 1/h.
+    lag_overlap : tuple of float
+        :math:`\tau_\Delta`, Δ = 0, 1, …: the concentrated overlap of two copies at lag Δ.
+    n_iter : int
+        Fixed-point evaluations at μ = 0.
+    residual : float
+        max |τ − U(τ)| at μ = 0.
+    """
+
+    test_error: float
+    training_objective: float
+    error_bound: float
+    lag_overlap: tuple[float, ...]
+    n_iter: int
+    residual: float
+
+
+def _shift_configurations(shifts: tuple[int, ...], k: float) -> list[tuple[NDArray, float]]:
+    """(shift multiset, probability) pairs: k uniform draws with replacement (multinomial weights), or at
+    k = ∞ the orbit itself (every shift once: the expected augmented loss)."""
+    if k == math.inf:
+        return [(np.array(shifts), 1.0)]
+    import itertools
+
+    w, out = len(shifts), []
+    for combo in itertools.combinations_with_replacement(range(w), int(k)):
+        counts = np.bincount(combo, minlength=w)
+        log_p = math.lgamma(k + 1) - sum(math.lgamma(c + 1) for c in counts) - k * math.log(w)
+        out.append((np.array([shifts[i] for i in combo]), math.exp(log_p)))
+    return out
+
+
+@checked_arguments
+def shift_equivalent(sigma: ArrayLike, beta_power: ArrayLike, *, shifts: tuple[int, ...], n: float, k: float,
+                     lam: float, label_noise: float = 0.0, tol: float = 1e-12,
+                     max_configurations: int = 20000) -> ShiftEquivalentResult:
+    r"""Test MSE of the ridge readout trained on k cyclically shifted copies per sample (linear features,
+    stationary inputs): the deterministic equivalent of a resolvent whose samples come in dependent blocks.
+
+    The inputs are stationary on a circle of M sites: Σ is circulant with eigenvalues ``sigma`` (DFT
+    order, σ_f = σ_{M−f}), and β enters through its power :math:`|\tilde\beta_f|^2` (unitary DFT). Each
+    sample i contributes the block :math:`Z_i = [P_{s_{ij}}x_i]_{j\le k}` with labels :math:`y_i`
+    repeated, the shifts :math:`s_{ij}` drawn uniformly from ``shifts`` (k = ∞: the orbit, every shift
+    once — the expected augmented loss). With the label appended, :math:`\tilde z = (P_sx, y)`, the
+    training objective :math:`L(a) + \mu R(a)` is the quadratic form of
+    :math:`M(\mu) = \frac1{nk}\sum_i\tilde Z_i^\top\tilde Z_i + \operatorname{diag}(\lambda I, 0) + \mu\tilde\Omega`
+    at (a, −1), so :math:`\min_a(L + \mu R) = 1/[M(\mu)^{-1}]_{yy} =: g(\mu)` and, by the envelope
+    theorem, the test risk of the trained readout is :math:`g'(0)`. The block resolvent's equivalent
+    (independent blocks, each a linear image of one Gaussian vector) is
+
+    .. math::
+        \bar Q^{-1} = \Lambda(\mu) + \frac1k E_s\sum_{jj'}[(I + T(s))^{-1}]_{jj'}
+            E[\tilde z_j\tilde z_{j'}^\top\mid s],\qquad
+        T(s)_{jj'} = \tau_{|s_j - s_{j'}|},\quad
+        \tau_\Delta = \frac1{nk}\sum_f\frac{\sigma_f\cos(2\pi f\Delta/M)}{\lambda + \mu\sigma_f + \hat F_f},
+
+    with :math:`\hat F_f = \frac{\sigma_f}k E_s\sum_{jj'}R_{jj'}\cos(2\pi f(s_j - s_{j'})/M)`. The label
+    row enters τ at O(1/n) and is dropped (the d → ∞ form). The Schur complement in the label coordinate gives
+
+    .. math::
+        g(\mu) = (c + \mu)E y^2 - \sum_f\frac{|\hat v_f + \mu|^2\sigma_f^2|\tilde\beta_f|^2}{\lambda + \mu\sigma_f + \hat F_f},
+        \quad \hat v_f = \frac1kE_s\sum_{jj'}R_{jj'}e^{-2\pi\mathrm i fs_j/M},\quad c = \frac1kE_s\sum_{jj'}R_{jj'}.
+
+    Because the shift is low-dimensional randomness, T depends on the lags of the drawn shifts: two
+    copies at lag 0 overlap fully, at lag Δ by the autocorrelation. The two-group equivalent
+    (:func:`modes_equivalent` with :math:`\Omega_m = A\Sigma A^\top`, :math:`\bar C = \Sigma - \Omega_m`,
+    A the shift average) replaces T by its average over shifts and is then wrong for k ≥ 2; at k = 1 the
+    two coincide exactly.
+
+    Parameters
+    ----------
+    sigma : array_like, shape (M,)
+        Eigenvalues of the circulant Σ in DFT order; must be symmetric (σ_f = σ_{M−f}) and positive.
+    beta_power : array_like, shape (M,)
+        :math:`|\tilde\beta_f|^2`, the power of β under the unitary DFT (sums to ‖β‖²); symmetric.
+    shifts : tuple of int
+        The shifts a copy is drawn from (uniformly), e.g. (−1, 0, 1).
+    n : float
+        Number of samples (in the units of M: for the d → ∞ form, n = (n/d)·M).
+    k : int or math.inf
+        Copies per sample; ∞ = the orbit average.
+    lam : float
+        Ridge λ > 0 (un-scaled by k).
+    label_noise : float
+        Var ε.
+    tol : float
+        Fixed-point tolerance on τ.
+    max_configurations : int
+        Cap on the number of shift multisets averaged over (C(w + k − 1, k)).
+
+    References
+    ----------
+    Morisset, Durmus & Hardy, arXiv:2605.10290 (arbitrary augmentation); the same authors' dependent-sample
+    resolvents, arXiv:2510.02119; spec augmentation.md §2.7.
+    """
+    sig = check_shape("sigma", sigma, (None,)).astype(float)
+    b2 = check_shape("beta_power", beta_power, sig.shape).astype(float)
+    m = len(sig)
+    if np.any(sig <= 0) or not np.allclose(sig, np.roll(sig[::-1], 1), rtol=1e-12, atol=0):
+        raise ParameterError("sigma must be positive and symmetric (σ_f = σ_{M−f}): the eigenvalues of a real "
+                             "circulant covariance")
+    if np.any(b2 < 0) or not np.allclose(b2, np.roll(b2[::-1], 1), rtol=1e-12, atol=1e-300):
+        raise ParameterError("beta_power must be non-negative and symmetric (the DFT power of a real β)")
+    shifts = tuple(int(s) for s in shifts)
+    if not shifts or len(set(shifts)) != len(shifts):
+        raise ParameterError(f"shifts = {shifts}: must be a non-empty tuple of distinct integers")
+    if max(shifts) - min(shifts) >= m:
+        raise ParameterError(f"shifts = {shifts} span ≥ M = {m} sites")
+    _check_nkl(n, k, lam)
+    check_range("label_noise", label_noise, low=0)
+    if k != math.inf and math.comb(len(shifts) + int(k) - 1, int(k)) > max_configurations:
+        raise ParameterError(f"k = {k} copies from {len(shifts)} shifts: C(w + k − 1, k) = "
+                             f"{math.comb(len(shifts) + int(k) - 1, int(k))} shift multisets > max_configurations = "
+                             f"{max_configurations}; use k = math.inf (the orbit) or fewer shifts")
+    configs = _shift_configurations(shifts, k)
+    cfg = np.array([c for c, _ in configs])  # (configurations, copies)
+    prob = np.array([q for _, q in configs])
+    kk = cfg.shape[1]
+    freq = np.arange(m)
+    lags = np.arange(max(shifts) - min(shifts) + 1)
+    cos_lag = np.cos(2 * np.pi * np.outer(lags, freq) / m)
+    phase = np.exp(-2j * np.pi * np.outer(shifts, freq) / m)
+    y2 = float(sig @ b2) + label_noise
+    lag = np.abs(cfg[:, :, None] - cfg[:, None, :])  # (configurations, copies, copies)
+    which_shift = np.searchsorted(np.sort(shifts), cfg)
+    order = np.argsort(shifts)  # which_shift indexes sorted shifts; map back to the order of ``phase``
+
+    def block_terms(tau: NDArray) -> tuple[NDArray, NDArray, float]:
+        r = np.linalg.inv(np.eye(kk) + tau[lag]) * prob[:, None, None]
+        lag_weight = np.bincount(lag.ravel(), weights=r.ravel(), minlength=len(lags))
+        shift_weight = np.bincount(order[which_shift].ravel(), weights=r.sum(axis=2).ravel(), minlength=len(shifts))
+        return sig * (lag_weight @ cos_lag) / kk, shift_weight @ phase / kk, float(r.sum()) / kk
+
+    def solve(mu: float) -> tuple[NDArray, int, float]:
+        def update(tau: NDArray) -> NDArray:
+            f_hat, _, _ = block_terms(tau)
+            return cos_lag @ (sig / (lam + mu * sig + f_hat)) / (n * kk)
+
+        count = [0]
+
+        def resid(tau: NDArray) -> NDArray:
+            count[0] += 1
+            return update(tau) - tau
+
+        try:
+            fp = damped_fixed_point(lambda t: t + resid(t), np.zeros(len(lags)), damping=0.5, tol=tol, max_iter=60,
+                                    what="shift equivalent")
+            return fp.x, count[0], fp.step
+        except SolverConvergenceError as exc:
+            start = exc.result["x"]
+        sol = optimize.root(resid, start, method="hybr", tol=1e-15)
+        res = float(np.max(np.abs(resid(sol.x))))
+        if not res <= tol:
+            raise SolverConvergenceError(f"shift equivalent: fixed-point residual {res:.3g} > tol = {tol:g} after "
+                                         f"{count[0]} evaluations ({sol.message})",
+                                         result={"residual": res, "n_iter": count[0]})
+        return sol.x, count[0], res
+
+    def objective_at(mu: float, tau: NDArray) -> float:
+        f_hat, v, c = block_terms(tau)
+        return float((c + mu) * y2 - np.sum(np.abs(v + mu) ** 2 * sig**2 * b2 / (lam + mu * sig + f_hat)))
+
+    def objective(mu: float) -> tuple[float, float]:
+        tau, _, res = solve(mu)
+        return objective_at(mu, tau), res
+
+    tau0, n_iter, residual = solve(0.0)
+    # the envelope derivative g'(0) by Richardson-extrapolated central differences; h small against λ
+    # (g is analytic in μ on |μ| < λ/max σ; capped so that μ·y2 stays of order one for a huge λ)
+    h = 0.05 * min(lam, float(np.max(sig))) / float(np.max(sig))
+    (g_p, r1), (g_m, r2), (g_p2, r3), (g_m2, r4) = (objective(x) for x in (h, -h, h / 2, -h / 2))
+    d_h, d_h2 = (g_p - g_m) / (2 * h), (g_p2 - g_m2) / h
+    # a residual r in τ moves g by at most |∇_τ g|₁·r; each quotient divides two such errors by 2h or h
+    eps = 1e-6
+    grad = np.array([(objective_at(0.0, tau0 + eps * e) - objective_at(0.0, tau0 - eps * e)) / (2 * eps)
+                     for e in np.eye(len(tau0))])
+    bound = abs(d_h2 - d_h) + np.abs(grad).sum() * 2 * max(r1, r2, r3, r4) / h
+    return ShiftEquivalentResult(float((4 * d_h2 - d_h) / 3), objective_at(0.0, tau0), float(bound),
+                                 tuple(tau0.tolist()), n_iter, float(residual))

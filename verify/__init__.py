@@ -21,6 +21,9 @@ augmentation, double_descent, grokking, perceptron, strata, transitive
 strata_gluing
     The strata study's Model G (region modules glued by a learned basis change): its protocol and claims (a study's
     further modules are named ``<study>_<part>`` and loaded with it).
+augmentation_group
+    The augmentation study's group augmentation: cyclic shifts of stationary inputs, trained readouts against the
+    block equivalent of dependent copies, and its claim.
 grokking_mlp
     The grokking study's trained network: the quadratic MLP on modular addition, its memorisation and clock
     protocol, the rescaling-imbalance recursion, and its claims.

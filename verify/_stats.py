@@ -360,6 +360,18 @@ class InterceptFit:
     #: standard error of the fitted curvature (``degree = 2``), exact like ``intercept_se``
     curvature_se: float = 0.0
 
+    @property
+    def birge_ratio(self) -> float:
+        r"""Scale factor :math:`S = \max(1, \sqrt{\chi^2/\text{dof}})` (1 without degrees of freedom).
+
+        When the means scatter about the fitted line by more than their standard errors say, the model
+        (e.g. a pure 1/d correction) misses part of the finite-size dependence, and ``S·intercept_se`` is the
+        error bar that scatter implies (Birge 1932; the Particle Data Group's scale factor). Multiplying by
+        S is how a fit's χ² enters a verdict: a bad fit widens the interval instead of passing silently,
+        and a good one (S = 1) leaves it exact.
+        """
+        return max(1.0, math.sqrt(self.chi2 / self.dof)) if self.dof > 0 else 1.0
+
 
 def extrapolate_intercept(x: ArrayLike, means: ArrayLike, ses: ArrayLike, *, degree: int = 1,
                           dofs: ArrayLike | None = None,

@@ -176,3 +176,118 @@ def test_minimise_log_refuses_an_optimum_on_the_bracket():
         sa.minimise_log(lambda x: x, 1e-3, 1.0)
     x, fx = sa.minimise_log(lambda x: (math.log(x) - 0.5) ** 2, 1e-3, 10.0)
     assert abs(math.log(x) - 0.5) < 1e-3
+
+
+# --------------------------------------------------------------------------- cyclic shifts: the block equivalent
+def _ou_spectrum(m: int, ell: float = 3.0) -> np.ndarray:
+    q = math.exp(-1 / ell)
+    return (1 - q * q) / (1 - 2 * q * np.cos(2 * np.pi * np.arange(m) / m) + q * q)
+
+
+def _dense_shift_objective(sig, b2, shifts, *, n, k, lam, label_noise, mu):
+    """g(μ) = 1/[Q̄(μ)⁻¹]_yy from the block fixed point written with dense (d+1)×(d+1) matrices, explicit shift
+    matrices and an explicit average over every ordered shift tuple — none of the Fourier reductions."""
+    from itertools import product
+
+    from scipy import optimize
+
+    d = len(sig)
+    f = np.fft.fft(np.eye(d)) / math.sqrt(d)  # unitary DFT
+    cov = np.real(f.conj().T @ np.diag(sig) @ f)
+    beta = np.real(f.conj().T @ np.sqrt(b2 * 1.0))  # a real β with |β̃|² = b2 (zero phases)
+    y2 = beta @ cov @ beta + label_noise
+    roll = {s: np.roll(np.eye(d), s, axis=0) for s in range(-d, d)}
+    tuples = [np.array(shifts)] if k == math.inf else [np.array(t) for t in product(shifts, repeat=k)]
+    kk = len(tuples[0])
+    big = np.zeros((d + 1, d + 1))
+    big[:d, :d], big[:d, d], big[d, :d], big[d, d] = cov, cov @ beta, beta @ cov, y2
+
+    def pair_moment(s, t):  # E[z̃_s z̃_tᵀ] with z̃_s = (P_s x, y)
+        m = np.zeros((d + 1, d + 1))
+        m[:d, :d] = roll[s] @ cov @ roll[t].T
+        m[:d, d], m[d, :d], m[d, d] = roll[s] @ cov @ beta, roll[t] @ cov @ beta, y2
+        return m
+
+    moments = [[[pair_moment(a, b) for b in t] for a in t] for t in tuples]
+    base = np.diag(np.r_[np.full(d, lam), 0.0]) + mu * big
+
+    def m_of(tau_mats):  # Q̄(μ)⁻¹
+        acc = np.zeros((d + 1, d + 1))
+        for mom, tau in zip(moments, tau_mats):
+            r = np.linalg.inv(np.eye(kk) + tau)
+            acc += sum(r[j, i] * mom[j][i] for j in range(kk) for i in range(kk)) / kk
+        return base + acc / len(tuples)
+
+    def taus(x):  # x: the (kk × kk) T of each tuple, flattened
+        return x.reshape(len(tuples), kk, kk)
+
+    def update(x):  # T from the input block of Q̄⁻¹ alone: the label row enters T at O(1/n) and is dropped
+        q_xx = np.linalg.inv(m_of(taus(x))[:d, :d])
+        return np.array([[[np.trace(q_xx @ mom[j][i][:d, :d]) / (n * kk) for j in range(kk)] for i in range(kk)]
+                         for mom in moments]).ravel()
+
+    x = np.zeros(len(tuples) * kk * kk)
+    for _ in range(200):  # damped steps into the positive solution's basin before Newton-type polishing
+        x = 0.5 * x + 0.5 * update(x)
+    sol = optimize.root(lambda x: update(x) - x, x, method="hybr", tol=1e-14)
+    assert np.max(np.abs(update(sol.x) - sol.x)) < 1e-11
+    return 1 / np.linalg.inv(m_of(taus(sol.x)))[d, d]
+
+
+@pytest.mark.parametrize("shifts, k", [((-1, 0, 1), 2), ((0, 1), 3), ((-1, 0, 1), math.inf), ((0, 2, 3), math.inf)])
+def test_shift_equivalent_equals_the_dense_block_fixed_point(shifts, k):
+    """The Fourier reduction (lags, multisets, phases) against the dense block equivalent at d = 12."""
+    d, n, lam, noise = 12, 9.0, 0.05, 0.2
+    sig = _ou_spectrum(d)
+    b2 = sig / sig.sum()
+    res = sa.shift_equivalent(sig, b2, shifts=shifts, n=n, k=k, lam=lam, label_noise=noise)
+    dense0 = _dense_shift_objective(sig, b2, shifts, n=n, k=k, lam=lam, label_noise=noise, mu=0.0)
+    assert abs(res.training_objective - dense0) <= 1e-10
+    h = 1e-4
+    dense_slope = (_dense_shift_objective(sig, b2, shifts, n=n, k=k, lam=lam, label_noise=noise, mu=h)
+                   - _dense_shift_objective(sig, b2, shifts, n=n, k=k, lam=lam, label_noise=noise, mu=-h)) / (2 * h)
+    # the dense central difference carries an O(h²) remainder of relative size ~ (h/λ)² = 4e-6
+    assert abs(res.test_error - dense_slope) <= res.error_bound + 1e-5 * abs(dense_slope)
+
+
+@pytest.mark.parametrize("k", [1, 2, math.inf])
+def test_single_copy_equals_the_two_group_equivalent_and_identity_shifts_equal_ridge(k):
+    """k = 1: one copy has no partner, so the block and two-group equivalents coincide; shifts = (0,): identical
+    copies, so any k is ridge on clean data."""
+    m, lam, noise = 512, 1e-2, 0.25
+    sig = _ou_spectrum(m, 4.0)
+    b2 = sig / sig.sum()
+    ridge = sa.modes_equivalent(np.ones(m), sig, sig, 0 * sig, sig**2 * b2, sig**2 * b2, float(sig @ b2) + noise,
+                                n=m, k=1, lam=lam).test_error
+    same = sa.shift_equivalent(sig, b2, shifts=(0,), n=m, k=k, lam=lam, label_noise=noise)
+    assert abs(same.test_error - ridge) <= same.error_bound + SOLVER_TOL
+    if k == 1:
+        a = np.mean([np.cos(2 * np.pi * s * np.arange(m) / m) for s in (-1, 0, 1)], axis=0)
+        two_group = sa.modes_equivalent(np.ones(m), sig, a * a * sig, (1 - a * a) * sig, a * sig**2 * b2,
+                                        (a * sig) ** 2 * b2, float(sig @ b2) + noise, n=m, k=1, lam=lam).test_error
+        one = sa.shift_equivalent(sig, b2, shifts=(-1, 0, 1), n=m, k=1, lam=lam, label_noise=noise)
+        assert abs(one.test_error - two_group) <= one.error_bound + SOLVER_TOL
+
+
+def test_many_random_shifts_approach_the_orbit():
+    """k uniform draws from the window → the expected augmented loss (the orbit) as k grows."""
+    m = 256
+    sig = _ou_spectrum(m, 4.0)
+    kw = dict(shifts=(-1, 0, 1), n=m, lam=1e-2, label_noise=0.25)
+    orbit = sa.shift_equivalent(sig, sig / sig.sum(), k=math.inf, **kw).test_error
+    gaps = [sa.shift_equivalent(sig, sig / sig.sum(), k=k, **kw).test_error - orbit for k in (2, 4, 8, 16)]
+    assert all(g > 0 for g in gaps) and all(a > b for a, b in zip(gaps, gaps[1:]))
+    assert gaps[-1] < 0.6 * gaps[-2]  # ~1/k
+
+
+@pytest.mark.parametrize("kwargs, name", [
+    (dict(sigma=np.r_[1.0, 2.0, 3.0, 4.0]), "sigma"),
+    (dict(beta_power=np.r_[0.1, 0.2, 0.3, 0.4]), "beta_power"),
+    (dict(shifts=(0, 0)), "shifts"),
+    (dict(shifts=(0, 4)), "shifts"),
+    (dict(k=40, max_configurations=100), "max_configurations"),
+])
+def test_shift_equivalent_refuses_bad_input_by_name(kwargs, name):
+    base = dict(sigma=np.ones(4), beta_power=np.ones(4) / 4, shifts=(-1, 0, 1), n=4.0, k=2, lam=0.1)
+    with pytest.raises(ParameterError, match=name):
+        sa.shift_equivalent(**{**base, **kwargs})
