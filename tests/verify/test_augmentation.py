@@ -97,3 +97,71 @@ def test_bad_parameters_name_themselves(kwargs, name):
 def test_random_features_at_infinite_k_are_refused_by_the_simulator():
     with pytest.raises(ParameterError, match="k = inf"):
         va.simulate_test_error(va.AugParams(activation="erf", p_over_d=2.0, k=math.inf), 10, np.random.default_rng(0))
+
+
+# --------------------------------------------------------------------------- misspecified teachers, rotated masking
+@pytest.mark.parametrize("teacher", ["he2", "cos"])
+def test_nonlinear_teachers_are_unit_variance_and_orthogonal_to_linear_functions(teacher):
+    t, w = np.polynomial.hermite_e.hermegauss(120)
+    w = w / w.sum()
+    f = va.nonlinear_teacher(teacher, t)
+    for moment, expected in ((f, 0.0), (f * f, 1.0), (t * f, 0.0)):
+        assert abs(w @ moment - expected) <= 1e-13
+
+
+@pytest.mark.parametrize("activation, teacher", [("relu", "he2"), ("erf", "he2"), ("erf", "cos")])
+def test_feature_teacher_overlap_is_mehler_exact(activation, teacher):
+    """E[σ(v) f(t)] for standard Gaussians (v, t) with correlation ρ — the inner average over t's independent part by
+    Gauss–Hermite (smooth), the outer over v by adaptive quadrature split at ReLU's kink — against c·ρ²."""
+    from scipy import integrate
+    from scipy.special import erf
+
+    act = (lambda v: max(v, 0.0)) if activation == "relu" else erf
+    z, w = np.polynomial.hermite_e.hermegauss(120)
+    w = w / w.sum()
+    c = va.nonlinear_feature_overlap(activation, teacher)
+    for rho in (0.3, -0.6):
+        def integrand(v):
+            inner = w @ va.nonlinear_teacher(teacher, rho * v + math.sqrt(1 - rho * rho) * z)
+            return act(v) * inner * math.exp(-v * v / 2) / math.sqrt(2 * math.pi)
+
+        val = sum(integrate.quad(integrand, a, b, epsabs=1e-13, epsrel=1e-11)[0] for a, b in ((-np.inf, 0), (0, np.inf)))
+        assert abs(val - c * rho * rho) <= 1e-10
+
+
+def test_haar_rotation_is_orthogonal_and_the_rotated_error_is_the_dense_one():
+    o = va.haar_orthogonal(6, np.random.default_rng(0))
+    assert np.max(np.abs(o @ o.T - np.eye(6))) <= 1e-14
+    p = va.AugParams(family="mask", spectrum="decay_rotated", n_over_d=2.0, k=3, strength=0.5)
+    d = 8
+    err = va.simulate_test_error(p, d, np.random.default_rng(4))
+    rng = np.random.default_rng(4)  # replay
+    n, _ = p.sizes(d)
+    beta = rng.standard_normal(d)
+    beta *= math.sqrt(p.signal) / np.linalg.norm(beta)
+    sig = va.decay_profile(d)
+    x = rng.standard_normal((n, d)) * np.sqrt(sig)
+    basis = va.haar_orthogonal(d, rng)
+    x = x @ basis.T
+    y = x @ beta + math.sqrt(p.label_noise) * rng.standard_normal(n)
+    x_aug = p.family_object(d).sample(np.repeat(x, 3, axis=0), rng)
+    a = va.fit_readout(x_aug, np.repeat(y, 3), p.lam)
+    cov = basis @ np.diag(sig) @ basis.T
+    assert abs(err - (beta @ cov @ beta + p.label_noise - 2 * a @ cov @ beta + a @ cov @ a)) <= 1e-12
+
+
+@pytest.mark.parametrize("kwargs, name", [
+    (dict(teacher="he2"), "nonlinear"), (dict(nonlinear=0.5), "nonlinear"),
+    (dict(teacher="he2", nonlinear=0.5, spectrum="decay"), "teacher"),
+    (dict(spectrum="decay_rotated"), "decay_rotated"), (dict(teacher="he3", nonlinear=0.5), "teacher")])
+def test_new_options_refuse_inconsistent_settings(kwargs, name):
+    with pytest.raises(ParameterError, match=name):
+        va.AugParams(**kwargs)
+
+
+def test_birge_ratio_widens_only_fits_with_two_or_more_degrees_of_freedom():
+    x = np.array([1.0, 0.5, 0.25, 0.125])
+    good = extrapolate_intercept(x, 1 + 0.1 * x, np.full(4, 0.01))
+    bad = extrapolate_intercept(x, 1 + 0.1 * x + np.array([0.03, -0.03, 0.03, -0.03]), np.full(4, 0.01))
+    assert good.birge_ratio == 1.0 and bad.birge_ratio == pytest.approx(math.sqrt(bad.chi2 / 2))
+    assert bad.birge_ratio > 1

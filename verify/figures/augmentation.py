@@ -383,3 +383,76 @@ def fig_group_shift(verdicts):
     figure_legend(fig, axes, ncols=3)
     label_panels(axes)
     return fig, rows
+
+
+@figure("augmentation_masking_misspecified", claims=("augmentation.masking_anisotropic",
+                                                     "augmentation.misspecified_teacher"),
+        caption="(a) Masking (κ = ½) of linear features on a decaying spectrum, λ = 10⁻²: in the eigenbasis the equivalent "
+                "with penalty ((1−κ)/κ)·diag Σ (solid; k = 4, ∞), isotropic noise s² = (1−κ)/κ (dashed: the nearest "
+                "rival, and the equivalent in a Haar-rotated basis), no augmentation (grey dotted); trained readouts "
+                "(dots: eigenbasis; squares: rotated basis; ±z*·se, d → ∞). (b) Misspecified teacher, random features "
+                "(p = 2n, k = 4, s² = ½): the equivalent with label noise σ² + σ_nl² (solid), the linear teacher's "
+                "error plus σ_nl² (dashed, the nearest rival), the extra variance learned as signal (dotted); "
+                "simulations with f = He₂/√2 (dots) and the bounded cos teacher (squares).", panels=(1, 2),
+        aspect=1.45)
+def fig_masking_misspecified(verdicts):
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2)
+    rows = []
+    xs = np.geomspace(0.35, 4.0, 30)
+    base = AugParams(activation="linear", family="mask", spectrum="decay", lam=1e-2, strength=0.5)
+    for c, k in enumerate((math.inf, 4)):
+        p = AugParams(**{**base.__dict__, "k": k})
+        mask = _curve(p, xs, "n_over_d")
+        iso = _curve(p, xs, "n_over_d", noise_var=1.0)
+        axes[0].plot(xs, mask, "-", color=f"C{c}", lw=0.9, label=f"masking, k = {param_text(float(k))}")
+        axes[0].plot(xs, iso, "--", color=f"C{c}", lw=0.7, label=f"iso. noise, k = {param_text(float(k))}")
+        rows += [{"panel": "a", "k": str(k), "n_over_d": float(x), "masking": m, "isotropic_noise": i}
+                 for x, m, i in zip(xs, mask, iso)]
+    none = _curve(base, xs, "n_over_d", noise_var=0.0, k=1)
+    axes[0].plot(xs, none, ":", color="0.5", lw=0.9, label="no augmentation")
+    verdict = verdicts["augmentation.masking_anisotropic"]
+    for pt in verdict.points:
+        prm = pt.params
+        if float(prm["strength"]) != 0.5:
+            continue  # the paper-scale κ = 0.8 point has no curve here
+        c = 0 if math.isinf(float(prm["k"])) else 1
+        marker = "s" if prm["spectrum"] == "decay_rotated" else "o"
+        simulation_errorbar(axes[0], prm["n_over_d"], pt.measured.value, pt.measured.stderr, verdict.z_star,
+                            color=f"C{c}", fmt=marker)
+        rows.append({"panel": "a", "k": str(prm["k"]), "spectrum": prm["spectrum"], "n_over_d": prm["n_over_d"],
+                     "measured": float(pt.measured.value), "se": float(pt.measured.stderr)})
+    axes[0].set_xscale("log")
+    tidy_log_axis(axes[0])
+    axes[0].set_xlabel("n / d")
+    axes[0].set_ylabel("test MSE")
+    s2 = np.linspace(0.0, 1.2, 25)
+    verdict = verdicts["augmentation.misspecified_teacher"]
+    for c, act in enumerate(("erf", "relu")):
+        p = AugParams(activation=act, n_over_d=1.0, p_over_d=2.0, lam=1e-2, k=4, strength=0.5)
+        cur = {how: [_equivalent(AugParams(**{**p.__dict__, "teacher": "he2" if v > 0 else "linear",
+                                                "nonlinear": float(v)}), misspecification=how) for v in s2]
+               for how in ("label_noise", "irreducible", "signal")}
+        axes[1].plot(s2, cur["label_noise"], "-", color=f"C{c}", lw=0.9, label=f"{act}: label noise")
+        axes[1].plot(s2, cur["irreducible"], "--", color=f"C{c}", lw=0.7, label=f"{act}: irreducible")
+        axes[1].plot(s2, cur["signal"], ":", color=f"C{c}", lw=0.7, label=f"{act}: as signal")
+        rows += [{"panel": "b", "activation": act, "sigma_nl2": float(v), **{h: cur[h][i] for h in cur}}
+                 for i, v in enumerate(s2)]
+    for pt in verdict.points:
+        prm = pt.params
+        if float(prm["p_over_d"]) != 2.0:
+            continue  # the paper-scale p = n/2 point has no curve here
+        c = 0 if prm["activation"] == "erf" else 1
+        simulation_errorbar(axes[1], prm["nonlinear"], pt.measured.value, pt.measured.stderr, verdict.z_star,
+                            color=f"C{c}", fmt="s" if prm["teacher"] == "cos" else "o")
+        rows.append({"panel": "b", "activation": prm["activation"], "teacher": prm["teacher"],
+                     "sigma_nl2": prm["nonlinear"], "measured": float(pt.measured.value),
+                     "se": float(pt.measured.stderr)})
+    axes[1].set_xlabel("σ_nl² (unlearnable part)")
+    axes[1].set_ylabel("test MSE")
+    axes[0].plot([], [], "o", ms=3, color="0.3", label=SIM)
+    axes[0].plot([], [], "s", ms=3, color="0.3", label="sim.: rotated (a), cos (b)")
+    figure_legend(fig, axes, ncols=4)
+    label_panels(axes)
+    return fig, rows
