@@ -70,6 +70,8 @@ __all__ = [
     "DEResult",
     "deterministic_equivalent",
     "modes_equivalent",
+    "SampleGroup",
+    "grouped_modes_equivalent",
     "linear_equivalent",
     "asymptotic_equivalent",
     "conditional_equivalent",
@@ -492,17 +494,64 @@ def modes_equivalent(mass: NDArray, omega: NDArray, omega_m: NDArray, cbar: NDAr
     omega, omega_m, cbar, cross, tm2 = (check_shape(name, v, mass.shape).astype(float) for name, v in
                                         (("omega", omega), ("omega_m", omega_m), ("cbar", cbar), ("cross", cross),
                                          ("tm2", tm2)))
-    nu = _groups(k)
     if k == math.inf:
-        s_groups, penalty = [omega_m], cbar
+        groups, penalty = [SampleGroup(1.0, omega_m, 1.0, y2_train)], cbar
     elif k == 1:
-        s_groups, penalty = [omega_m + cbar], 0.0
+        groups, penalty = [SampleGroup(1.0, omega_m + cbar, 1.0, y2_train)], np.zeros_like(cbar)
     else:
-        s_groups, penalty = [omega_m + cbar / k, cbar / k], 0.0
-    if len(s_groups) == 2 and not np.any(s_groups[1] > 0):
-        s_groups, nu = s_groups[:1], nu[:1]  # no augmentation noise: group 2 is empty
-    s = np.array(s_groups)
-    nu_arr = np.array(nu)
+        groups, penalty = [SampleGroup(1.0, omega_m + cbar / k, 1.0, y2_train)], np.zeros_like(cbar)
+        if np.any(cbar > 0):  # otherwise group 2 (pure augmentation noise) is empty
+            groups.append(SampleGroup(float(k - 1), cbar / k, 0.0, 0.0))
+    return grouped_modes_equivalent(mass, omega, cross, tm2, y2, groups, n=n, lam=lam, penalty=penalty, tol=tol)
+
+
+@dataclass(frozen=True)
+class SampleGroup:
+    r"""One group of a heterogeneous-sample ridge (per clean sample: ``nu`` rows whose second moment has eigenvalues
+    ``s`` and whose label correlation is ``coef`` times the base vector, :math:`\theta_g = c_g\theta_m`)."""
+
+    nu: float
+    s: NDArray
+    coef: float
+    y2: float
+
+
+@checked_arguments
+def grouped_modes_equivalent(mass: NDArray, omega: NDArray, cross: NDArray, tm2: NDArray, y2: float,
+                             groups: list[SampleGroup], *, n: float, lam: float, penalty: ArrayLike = 0.0,
+                             tol: float = 1e-10) -> DEResult:
+    r"""The equivalent for G sample groups sharing an eigenbasis (spec §2.3 with G groups).
+
+    .. math::
+        \bar q_a = \Big(\lambda + r_a + \sum_g\frac{\nu_gs_{g,a}}{1+\delta_g}\Big)^{-1},\quad
+        \delta_g = \frac1n\sum_a m_as_{g,a}\bar q_a,\quad
+        \bar a_a = \bar q_a\theta_{m,a}\sum_g\frac{\nu_gc_g}{1+\delta_g},
+
+    then the cavity variance as in :func:`modes_equivalent` with :math:`R^0_g = E y_g^2 - 2c_g\theta_m^\top\bar a
+    + \bar a^\top S_g\bar a`. Groups of samples that differ in law (e.g. data of two radii, or augmented copies'
+    means and contrasts) enter as separate groups; ``cross`` = :math:`\theta_a\theta_{m,a}`, ``tm2`` =
+    :math:`\theta_{m,a}^2` per unit mass.
+    """
+    check_range("n", n, low=0, low_open=True)
+    check_range("lam", lam, low=0, low_open=True)
+    check_range("y2", y2, low=0)
+    mass = check_shape("mass", mass, (None,)).astype(float)
+    omega, cross, tm2 = (check_shape(name, v, mass.shape).astype(float) for name, v in
+                         (("omega", omega), ("cross", cross), ("tm2", tm2)))
+    if not groups or not all(isinstance(g, SampleGroup) for g in groups):
+        raise ParameterError("groups must be a non-empty list of SampleGroup")
+    for g in groups:
+        check_range("groups[].nu", g.nu, low=0, low_open=True)
+        check_range("groups[].y2", g.y2, low=0)
+    s = np.array([check_shape("groups[].s", np.broadcast_to(np.asarray(g.s, float), mass.shape), mass.shape)
+                  for g in groups])
+    if np.any(s < 0) or not np.all(np.isfinite(s)):
+        raise ParameterError("groups[].s must be finite and non-negative (second-moment eigenvalues)")
+    penalty = np.asarray(penalty, float)
+    if penalty.ndim > 1 or (penalty.ndim == 1 and penalty.shape != mass.shape) or np.any(penalty < 0):
+        raise ParameterError(f"penalty must be a non-negative scalar or a vector of shape {mass.shape}")
+    nu_arr = np.array([g.nu for g in groups])
+    coef = np.array([g.coef for g in groups])
     base = lam + penalty
 
     def qbar(delta: NDArray) -> NDArray:
@@ -515,10 +564,10 @@ def modes_equivalent(mass: NDArray, omega: NDArray, omega_m: NDArray, cbar: NDAr
     x, n_iter, res = _solve_log_fixed_point(update, x0, tol=tol, what="augmentation equivalent")
     delta = np.exp(x)
     q = qbar(delta)
-    amp = q / (1 + delta[0])  # ā_a = amp_a θ_m,a
+    amp = q * float(np.sum(nu_arr * coef / (1 + delta)))  # ā_a = amp_a θ_m,a
     mean_error = y2 - 2 * np.sum(mass * amp * cross) + np.sum(mass * omega * amp**2 * tm2)
-    r0 = np.array([y2_train - 2 * np.sum(mass * amp * tm2) + np.sum(mass * s[0] * amp**2 * tm2)]
-                  + [np.sum(mass * s[g] * amp**2 * tm2) for g in range(1, len(s))])
+    r0 = np.array([g.y2 - 2 * g.coef * np.sum(mass * amp * tm2) + np.sum(mass * s[i] * amp**2 * tm2)
+                   for i, g in enumerate(groups)])
     t = np.einsum("ga,ha,a->gh", s, s, mass * q * q)
     u = (s * omega * q * q) @ mass
     err, var, risk = _assemble(nu_arr, delta, n, t, u, r0, mean_error)

@@ -212,6 +212,10 @@ VALID: dict[str, Callable[[], dict]] = {
                                                   'kappa': tt.KernelFamily(1, sp.Rational(1, 2), sp.Rational(1, 6))},
     'theory.transitive.margins': lambda: {'n': 5, 'exception': (2, 4),
                                           'kappa': tt.KernelFamily(1, sp.Rational(1, 2), sp.Rational(1, 6))},
+    'solvers.augmentation.grouped_modes_equivalent': lambda: {
+        'mass': np.ones(2), 'omega': np.ones(2), 'cross': np.ones(2), 'tm2': np.ones(2), 'y2': 1.5,
+        'groups': [sa.SampleGroup(0.5, np.full(2, 0.4), 0.4, 0.6), sa.SampleGroup(0.5, np.full(2, 1.6), 1.6, 1.8)],
+        'n': 2.0, 'lam': 0.1, 'penalty': 0.2},
     'solvers.augmentation.shift_equivalent': lambda: {'sigma': np.ones(8), 'beta_power': np.ones(8) / 8,
                                                       'shifts': (-1, 0, 1), 'n': 8.0, 'k': 2, 'lam': 0.1,
                                                       'label_noise': 0.1},

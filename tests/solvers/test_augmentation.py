@@ -291,3 +291,25 @@ def test_shift_equivalent_refuses_bad_input_by_name(kwargs, name):
     base = dict(sigma=np.ones(4), beta_power=np.ones(4) / 4, shifts=(-1, 0, 1), n=4.0, k=2, lam=0.1)
     with pytest.raises(ParameterError, match=name):
         sa.shift_equivalent(**{**base, **kwargs})
+
+
+def test_splitting_a_sample_group_changes_nothing():
+    """Two groups of one law (ν split 0.3 + 0.7) are one group: the G-group equivalent is additive in ν."""
+    one = np.ones(3)
+    sig = np.array([0.5, 1.0, 2.0])
+    kw = dict(mass=one, omega=sig, cross=sig * sig * 0.3, tm2=sig * sig * 0.3, y2=1.2, n=2.5, lam=0.05, penalty=0.1)
+    whole = sa.grouped_modes_equivalent(groups=[sa.SampleGroup(1.0, sig, 1.0, 1.2), sa.SampleGroup(2.0, 0.2 * one, 0, 0)],
+                                        **kw)
+    split = sa.grouped_modes_equivalent(groups=[sa.SampleGroup(0.3, sig, 1.0, 1.2), sa.SampleGroup(0.7, sig, 1.0, 1.2),
+                                                sa.SampleGroup(2.0, 0.2 * one, 0, 0)], **kw)
+    assert abs(whole.test_error - split.test_error) <= 1e-10
+
+
+def test_a_radius_mixture_without_spread_is_the_gaussian_equivalent(monkeypatch):
+    from gentheory.verify import augmentation as va
+
+    p = va.AugParams(inputs="two_radius", n_over_d=1.5, k=4)
+    monkeypatch.setattr(va, "RADIUS_SPREAD", 0.0)
+    assert abs(va._equivalent(p) - va._equivalent(p, gaussian=True)) <= 1e-10
+    monkeypatch.undo()
+    assert va._equivalent(p) - va._equivalent(p, gaussian=True) > 0.05  # the spread raises the error

@@ -165,3 +165,57 @@ def test_birge_ratio_widens_only_fits_with_two_or_more_degrees_of_freedom():
     bad = extrapolate_intercept(x, 1 + 0.1 * x + np.array([0.03, -0.03, 0.03, -0.03]), np.full(4, 0.01))
     assert good.birge_ratio == 1.0 and bad.birge_ratio == pytest.approx(math.sqrt(bad.chi2 / 2))
     assert bad.birge_ratio > 1
+
+
+@pytest.mark.parametrize("df", [2, 7])
+def test_wishart_draws_have_the_wishart_mean_and_variance(df):
+    """E W = df·diag v, Var W_ij = df(v_iv_j + δ_ij v_i²); 4000 draws, 5.5-SE bands over the 2×d² checks."""
+    v = np.array([0.5, 1.0, 2.0, 0.25])
+    rng = np.random.default_rng(1)
+    draws = np.array([va.wishart_diagonal(df, v, rng) for _ in range(4000)])
+    mean, var = draws.mean(axis=0), draws.var(axis=0, ddof=1)
+    exp_mean = df * np.diag(v)
+    exp_var = df * (np.outer(v, v) + np.diag(v * v))
+    assert np.all(np.abs(mean - exp_mean) <= 5.5 * np.sqrt(exp_var / 4000))
+    assert np.all(np.abs(var - exp_var) <= 5.5 * _variance_se(draws))
+
+
+def _variance_se(samples):
+    """Standard error of the sample variance along axis 0: √((μ₄ − σ⁴(R−3)/(R−1))/R), moments estimated."""
+    r = samples.shape[0]
+    centred = samples - samples.mean(axis=0)
+    m2, m4 = (centred**2).mean(axis=0), (centred**4).mean(axis=0)
+    return np.sqrt(np.maximum(m4 - m2**2 * (r - 3) / (r - 1), 0) / r)
+
+
+def test_normal_equations_from_sufficient_statistics_match_explicit_copies_in_law():
+    """The Helmert sampler against k explicit noisy copies: equal means of every entry of (G, b), two-sample test."""
+    rng = np.random.default_rng(2)
+    x, y = rng.standard_normal((4, 3)), rng.standard_normal(4)
+    fam, k, reps = sa.AdditiveNoise(np.array([0.3, 1.0, 0.6]), shift=0.8), 5, 6000
+    fast, slow = [], []
+    for _ in range(reps):
+        g, b = va.noisy_copies_normal_equations(fam, x, y, k, rng)
+        fast.append(np.r_[g.ravel(), b])
+        z = fam.sample(np.repeat(x, k, axis=0), rng)
+        slow.append(np.r_[(z.T @ z).ravel(), z.T @ np.repeat(y, k)] / (4 * k))
+    fast, slow = np.array(fast), np.array(slow)
+    se = np.sqrt(fast.var(axis=0, ddof=1) / reps + slow.var(axis=0, ddof=1) / reps)
+    assert np.all(np.abs(fast.mean(axis=0) - slow.mean(axis=0)) <= 5 * se)
+    var_f, var_s = fast.var(axis=0, ddof=1), slow.var(axis=0, ddof=1)
+    assert np.all(np.abs(var_f - var_s) <= 5 * np.hypot(_variance_se(fast), _variance_se(slow)))
+
+
+@pytest.mark.parametrize("law", ["rademacher", "two_radius"])
+def test_non_gaussian_inputs_have_identity_covariance_and_their_stated_norms(law):
+    x = va.draw_inputs(law, 20000, 5, np.random.default_rng(3))
+    emp = x.T @ x / len(x)
+    fourth = (x[:, :, None] ** 2 * x[:, None, :] ** 2).mean(axis=0)
+    assert np.max(np.abs(emp - np.eye(5)) / np.sqrt(fourth / len(x))) < 5  # 25 entries
+    if law == "rademacher":
+        assert set(np.unique(x)) == {-1.0, 1.0}
+    else:  # r² ∈ {1 ∓ h}: ‖x‖²/d concentrates on two values for large d
+        norms = (va.draw_inputs(law, 400, 4000, np.random.default_rng(4)) ** 2).mean(axis=1)
+        low = norms < 1
+        for a, group in ((1 - va.RADIUS_SPREAD, norms[low]), (1 + va.RADIUS_SPREAD, norms[~low])):
+            assert np.max(np.abs(group - a)) < 6 * a * math.sqrt(2 / 4000)  # a·χ²_d/d: sd a√(2/d), 400 draws

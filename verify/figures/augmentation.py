@@ -173,11 +173,13 @@ def fig_tuned(verdicts):
 
 
 @figure("augmentation_universality", claims=("augmentation.masking", "augmentation.anisotropic_shift",
-                                              "augmentation.global_scaling"),
+                                              "augmentation.global_scaling", "augmentation.input_universality"),
         caption="Measured test MSE (dots, ±z*·se, d → ∞) against the deterministic equivalent (×) and each claim's "
                 "nearest rival (+): masking as noise with s² = (1−κ)/κ (linear, ReLU, erf at κ = 0.8; linear at κ = ½), "
                 "rival dropout read as L2 regularisation; anisotropic noise with mean shift (k = 1, 4, ∞), rival the shift "
-                "ignored; global scaling, where the C̄-only formula (the rival) fails and the per-sample form holds.")
+                "ignored; global scaling, where the C̄-only formula (the rival) fails and the per-sample form holds; non-Gaussian "
+                "inputs (linear, k = 4): Rademacher (the Gaussian equivalent holds; rival = theory) and a two-radius "
+                "elliptical law (the radius-mixture equivalent holds, the Gaussian one is the rival).")
 def fig_universality(verdicts):
     import matplotlib.pyplot as plt
 
@@ -187,11 +189,15 @@ def fig_universality(verdicts):
         if cid == "augmentation.masking":
             return f"masking, {prm['activation']}, κ = {prm['strength']:g}"
         if cid == "augmentation.anisotropic_shift":
-            return f"shifted noise, k = {'∞' if math.isinf(float(prm['k'])) else int(float(prm['k']))}"
-        return f"global scaling, n/d = {prm['n_over_d']:g}"
+            k = float(prm["k"])
+            return f"shifted noise, k = {'∞' if math.isinf(k) else ('2²⁰' if k == 2**20 else int(k))}"
+        if cid == "augmentation.global_scaling":
+            return f"global scaling, n/d = {prm['n_over_d']:g}"
+        law = "Rademacher" if prm["inputs"] == "rademacher" else "two radii"
+        return f"{law} inputs, n/d = {prm['n_over_d']:g}"
 
     for cid, key in (("augmentation.masking", "activation"), ("augmentation.anisotropic_shift", "k"),
-                     ("augmentation.global_scaling", "n_over_d")):
+                     ("augmentation.global_scaling", "n_over_d"), ("augmentation.input_universality", "inputs")):
         for pt in verdicts[cid].points:
             y = -i  # categories top to bottom
             simulation_errorbar(ax, float(pt.measured.value), y, pt.measured.stderr, verdicts[cid].z_star,
