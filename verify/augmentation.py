@@ -655,8 +655,8 @@ class MaskingAsNoise(_EquivalentClaim):
     id = "augmentation.masking"
     statement = ("Inverted-dropout masking (keep probability κ, k = 4) of isotropic Gaussian inputs acts on linear, ReLU "
                  "and erf features like additive Gaussian noise with s² = (1 − κ)/κ: the test MSE equals that "
-                 "equivalent at κ = 0.8 (each feature map) and κ = ½ (linear, n/d = 2), and not that of dropout read as "
-                 "L2 regularisation nor that of the non-inverted noise level 1 − κ.")
+                 "equivalent at κ = 0.8 (each feature map), κ = ½ (linear, n/d = 2) and κ = 0.3 (ReLU, erf; p = n = 2d), "
+                 "and not that of dropout read as L2 regularisation nor that of the non-inverted noise level 1 − κ.")
     rivals = (Rival("dropout_as_l2", "Dropout is adaptive L2 regularisation (Wager, Wang & Liang 2013; for noise Bishop "
                                      "1995): ridge with λ + (1−κ)/κ, the k = ∞ reading of the same noise level.",
                     nearest=True),
@@ -664,14 +664,15 @@ class MaskingAsNoise(_EquivalentClaim):
                                                  "s² = 1 − κ (the small-drop expansion of (1 − κ)/κ).", nearest=True),
               Rival("plain_ridge", "Masking Gaussian inputs does not regularise: plain ridge at the same λ."))
     reference = f"{REFERENCE} §3 P9 (C(x) = ((1−κ)/κ)diag(x²) concentrates on ((1−κ)/κ)I); Wager et al. 2013"
-    scales = {"quick": SizeConfig(base_d=100, seeds=56), "paper": SizeConfig(base_d=150, seeds=96)}
+    scales = {"quick": SizeConfig(base_d=32, factors=(1, 2, 4, 8), seeds=64),
+              "paper": SizeConfig(base_d=50, factors=(1, 2, 4, 8), seeds=160)}
 
     def sweep(self, scale: str) -> list[AugParams]:
-        # at κ = 0.8 the test MSE is nearly flat in s² (0.2 vs 0.25 moves it by < 1 %); at κ = ½, n/d = 2 the noise
-        # level 1 − κ is 17 % off, which the same seeds resolve
+        # at κ = 0.8 the test MSE is nearly flat in s² (0.2 vs 0.25 moves it by < 1 %); at κ = ½ (linear, n/d = 2)
+        # and κ = 0.3 (ReLU, erf; p = n = 2d) the noise level 1 − κ is 11–17 % off, which the same seeds resolve
         return [AugParams(activation=act, family="mask", n_over_d=nd, p_over_d=r, lam=1e-2, k=4, strength=kappa)
                 for act, r, nd, kappa in (("linear", 1.0, 1.0, 0.8), ("relu", 2.0, 1.0, 0.8), ("erf", 2.0, 1.0, 0.8),
-                                          ("linear", 1.0, 2.0, 0.5))]
+                                          ("linear", 1.0, 2.0, 0.5), ("relu", 2.0, 2.0, 0.3), ("erf", 2.0, 2.0, 0.3))]
 
     def rival(self, name: str, p: AugParams) -> Estimate:
         if name == "dropout_as_l2":
