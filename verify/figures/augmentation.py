@@ -462,3 +462,48 @@ def fig_masking_misspecified(verdicts):
     figure_legend(fig, axes, ncols=4)
     label_panels(axes)
     return fig, rows
+
+
+@figure("augmentation_optimal_noise", claims=("augmentation.optimal_noise",),
+        caption="Optimal noise level, linear features, λ = 10⁻², σ² = ¼. (a) n/d = 2, k = 2: E(s²) − E(s*²) from the "
+                "finite-k equivalent (solid; optimum s*², dotted vertical) and from ridge with λ + s² (dashed, the "
+                "rival; optimum Bishop's s_B², dash-dotted vertical); paired simulations at s*²/2, 2s*² and s_B² (dots, "
+                "±z*·se, d → ∞). (b) n/d = 2, a single copy (k = 1): E(s²) − E(0), where noise only hurts (solid) "
+                "while the ridge reading says it helps (dashed); the simulation at s_B².", panels=(1, 2), aspect=1.45)
+def fig_optimal_noise(verdicts):
+    import matplotlib.pyplot as plt
+
+    from gentheory.verify.augmentation import DesignParams
+
+    verdict = verdicts["augmentation.optimal_noise"]
+    fig, axes = plt.subplots(1, 2)
+    rows = []
+    base = dict(activation="linear", family="noise", lam=1e-2, label_noise=0.25, n_over_d=2.0)
+    for ax, k, ref_name in ((axes[0], 2, "optimum"), (axes[1], 1, "none")):
+        p = DesignParams(**base, k=k, pair="half" if k == 2 else "bishop_vs_none")
+        ref = p.optimum() if k == 2 else 0.0
+        xs = np.geomspace(0.01, 1.0, 40)
+        th = np.array([_equivalent(p, noise_var=float(x)) for x in xs]) - _equivalent(p, noise_var=ref)
+        ridge = lambda v: _equivalent(p, noise_var=0.0, k=1, lam=p.lam + v)  # noqa: E731
+        rv = np.array([ridge(float(x)) for x in xs]) - ridge(ref)
+        ax.plot(xs, th, "-", color="C0", lw=0.9, label="finite-k equivalent")
+        ax.plot(xs, rv, "--", color="0.5", lw=0.8, label="ridge with λ + s² (rival)")
+        if k == 2:
+            ax.axvline(ref, color="C0", ls=":", lw=0.7, label="optimum s*²")
+        ax.axvline(p.bishop(), color="0.5", ls="-.", lw=0.7, label="Bishop's s_B²")
+        ax.axhline(0.0, color="0.8", lw=0.5)
+        rows += [{"panel": "a" if k == 2 else "b", "s2": float(x), "theory": float(t), "rival": float(r),
+                  "reference_s2": ref} for x, t, r in zip(xs, th, rv)]
+        ax.set_xscale("log")
+        tidy_log_axis(ax)
+        ax.set_xlabel("noise level s²")
+        ax.set_ylabel(f"E(s²) − E({'s*²' if k == 2 else '0'})")
+    for i, pt in enumerate(verdict.points):
+        ax = axes[0] if int(float(pt.params["k"])) == 2 else axes[1]
+        _err(ax, pt.info["s2_a"], pt, verdict.z_star, "C3", label=SIM if i == 0 else None)
+        rows.append({"panel": "a" if ax is axes[0] else "b", "s2": pt.info["s2_a"],
+                     "measured": float(pt.measured.value), "se": float(pt.measured.stderr)})
+    axes[0].set_ylim(-0.02, 0.05)
+    figure_legend(fig, axes, ncols=3)
+    label_panels(axes)
+    return fig, rows
