@@ -24,6 +24,9 @@ strata_gluing
 augmentation_group
     The augmentation study's group augmentation: cyclic shifts of stationary inputs, trained readouts against the
     block equivalent of dependent copies, and its claim.
+augmentation_frozen
+    The augmentation study's frozen architectures (one erf layer on anisotropic inputs, a two-layer ReLU network):
+    trained readouts against the equivalent fed with each network's population moments.
 grokking_mlp
     The grokking study's trained network: the quadratic MLP on modular addition, its memorisation and clock
     protocol, the rescaling-imbalance recursion, and its claims.

@@ -85,12 +85,13 @@ def test_claim_attributes_are_executed_code():
 #: a study's further public modules beyond ``<layer>/<study>.py`` (its second model: ``verify/<study>_<part>.py`` and the
 #: solver it uses), which only that study imports
 STUDY_PARTS = {"strata": ("gluing", "strata_gluing"), "grokking": ("grokking_mlp",),
-               "augmentation": ("augmentation_group",)}
+               "augmentation": ("augmentation_group", "augmentation_frozen")}
 
 
 @pytest.mark.parametrize("study, module", [(s, s) for s in STUDIES] + [("strata", "strata_gluing"),
                                                                        ("grokking", "grokking_mlp"),
-                                                                       ("augmentation", "augmentation_group")])
+                                                                       ("augmentation", "augmentation_group"),
+                                                                       ("augmentation", "augmentation_frozen")])
 def test_the_closure_holds_the_study_layers_it_imports_and_no_figure(study, module):
     closure = import_closure(f"gentheory.verify.{module}")
     assert f"gentheory.verify.{module}" in closure and f"gentheory.solvers.{study}" in closure

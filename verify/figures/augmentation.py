@@ -507,3 +507,39 @@ def fig_optimal_noise(verdicts):
     figure_legend(fig, axes, ncols=3)
     label_panels(axes)
     return fig, rows
+
+
+@figure("augmentation_frozen_features", claims=("augmentation.frozen_features",),
+        caption="Frozen architectures on anisotropic inputs (decaying Σ), k = 4 noisy copies (s² = ½), λ = 10⁻², n = d, "
+                "p = 2d: the mean over networks of trained − predicted test MSE, with the prediction the deterministic "
+                "equivalent fed with each network's moments (dots, ±z*·se; exact kernels for one erf layer, Monte Carlo "
+                "for two ReLU layers), its fit in 1/d and the intercept (×); the rival's (ridge λ + tr C̄/p − equivalent, "
+                "grey squares); the equivalent predicts 0 (line).", panels=(1, 2), aspect=1.45)
+def fig_frozen_features(verdicts):
+    import matplotlib.pyplot as plt
+
+    verdict = verdicts["augmentation.frozen_features"]
+    fig, axes = plt.subplots(1, 2, sharey=True)
+    rows = []
+    titles = {"rf_erf": "one erf layer", "two_layer_relu": "two ReLU layers"}
+    for ax, pt in zip(axes, verdict.points):
+        inv_d = 1 / np.asarray(pt.aux["d"], float)
+        simulation_errorbar(ax, inv_d, pt.aux["means"], pt.aux["ses"], verdict.z_star, color="C0",
+                            label="trained − equivalent")
+        simulation_errorbar(ax, inv_d, pt.aux["rival_means"], pt.aux["rival_ses"], verdict.z_star, color="0.5",
+                            fmt="s", label="ridge λ + tr C̄/p − equivalent (rival)")
+        fit = extrapolate_intercept(inv_d, pt.aux["means"], pt.aux["ses"])
+        grid = np.linspace(0, inv_d.max(), 20)
+        ax.plot(grid, fit.intercept + fit.slope * grid, "-", color="C0", lw=0.6)
+        ax.plot([0], [float(pt.measured.value)], "x", color="C0", label="extrapolated to d → ∞")
+        ax.axhline(0.0, color="k", lw=0.8, label="equivalent (0)")
+        ax.set_title(titles[pt.params["architecture"]], fontsize="small", loc="right")
+        ax.set_xlabel("1 / d")
+        rows += [{"architecture": pt.params["architecture"], "inv_d": float(a), "mean": float(m), "se": float(s),
+                  "rival_mean": float(rm), "rival_se": float(rs)}
+                 for a, m, s, rm, rs in zip(inv_d, pt.aux["means"], pt.aux["ses"], pt.aux["rival_means"],
+                                            pt.aux["rival_ses"])]
+    axes[0].set_ylabel("test MSE difference")
+    figure_legend(fig, axes, ncols=2)
+    label_panels(axes)
+    return fig, rows
