@@ -31,6 +31,7 @@ relevance somewhere, or whose rival prediction is not rejected by the same data,
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -45,6 +46,8 @@ __all__ = [
     "Comparison",
     "compare",
     "mean_and_stderr",
+    "SampleMeansFit",
+    "extrapolate_sample_means",
     "stderr",
     "control_variate_mean",
     "ratio_of_means",
@@ -411,6 +414,34 @@ def extrapolate_intercept(x: ArrayLike, means: ArrayLike, ses: ArrayLike, *, deg
     return InterceptFit(float(fit.coef[0]), float(fit.se[0]), float(fit.coef[1]), fit.chi2, len(x) - degree - 1,
                         float(fit.coef[2]) if degree == 2 else curv, float(fit.dof[0]),
                         float(abs(fit.rows[0] @ x**2) * curv_bound), float(fit.se[2]) if degree == 2 else 0.0)
+
+
+@dataclass(frozen=True)
+class SampleMeansFit:
+    """:func:`extrapolate_sample_means`: the fit, each size's mean, standard error and count, and the scale applied
+    to the intercept's standard error (the Birge ratio when the fit keeps ≥ 2 degrees of freedom, else 1)."""
+
+    fit: InterceptFit
+    means: NDArray
+    ses: NDArray
+    counts: NDArray
+    scale: float
+
+    @property
+    def intercept_se(self) -> float:
+        return self.fit.intercept_se * self.scale
+
+
+def extrapolate_sample_means(x: ArrayLike, samples: Sequence[ArrayLike]) -> SampleMeansFit:
+    r"""Extrapolate the means of independent samples taken at each ``x`` (e.g. 1/d) to x = 0.
+
+    Each sample's mean and standard error (R − 1 degrees of freedom) enter :func:`extrapolate_intercept`; with at
+    least two degrees of freedom left the intercept's standard error is multiplied by the fit's Birge ratio, so
+    the χ² enters the verdict (with one, the ratio would itself be a χ²₁ draw and is not applied).
+    """
+    means, ses, counts = (np.array(v, float) for v in zip(*(mean_and_stderr(s) for s in samples)))
+    fit = extrapolate_intercept(x, means, ses, dofs=counts - 1)
+    return SampleMeansFit(fit, means, ses, counts, fit.birge_ratio if fit.dof >= 2 else 1.0)
 
 
 def inverse_slope_bias(x_hat: ArrayLike, x_exact: ArrayLike) -> float:

@@ -25,7 +25,7 @@ from scipy import linalg
 
 from gentheory.solvers import augmentation as sa
 from gentheory.theory._validation import ParameterError, check_choice, check_int, check_range
-from gentheory.verify._stats import extrapolate_intercept, mean_and_stderr
+from gentheory.verify._stats import extrapolate_sample_means
 from gentheory.verify.core import Claim, Estimate, Observation, Rival, register
 
 __all__ = ["draw_feature_weights", "fit_readout", "simulate_test_error", "SizeConfig", "AugParams",
@@ -384,7 +384,7 @@ def size_extrapolated_error(params: AugParams, cfg: SizeConfig, rng: np.random.G
     Returns (intercept estimate, aux arrays, info).
     """
     ds = np.array([cfg.base_d * f for f in cfg.factors])
-    means, ses, counts = np.zeros(len(ds)), np.zeros(len(ds)), []
+    samples = []
     for i, (d, child) in enumerate(zip(ds, rng.spawn(len(ds)))):
         n_seeds = cfg.seeds * max(cfg.factors) // cfg.factors[i]
         vals = np.zeros(n_seeds)
@@ -396,16 +396,13 @@ def size_extrapolated_error(params: AugParams, cfg: SizeConfig, rng: np.random.G
                 first = simulate_test_error(params, int(d), seed_rng)
                 seed_rng.bit_generator.state = state
                 vals[j] = first - simulate_test_error(paired, int(d), seed_rng)
-        means[i], ses[i], _ = mean_and_stderr(vals)
-        counts.append(n_seeds)
-    fit = extrapolate_intercept(1.0 / ds, means, ses, dofs=np.array(counts) - 1)
-    # with ≥ 2 degrees of freedom the fit's χ² enters the verdict through the Birge ratio (one degree of freedom
-    # would make the scale factor itself a χ²₁ draw)
-    scale = fit.birge_ratio if fit.dof >= 2 else 1.0
-    aux = {"d": ds.astype(float), "means": means, "ses": ses}
-    info = {"slope_1_over_d": fit.slope, "fit_chi2": fit.chi2, "fit_dof": fit.dof, "birge_ratio": scale,
-            "largest_d_mean": float(means[-1]), "largest_d_se": float(ses[-1])}
-    return Estimate(fit.intercept, fit.intercept_se * scale, 0.0, int(sum(counts)), fit.intercept_dof), aux, info
+        samples.append(vals)
+    ext = extrapolate_sample_means(1.0 / ds, samples)
+    fit = ext.fit
+    aux = {"d": ds.astype(float), "means": ext.means, "ses": ext.ses}
+    info = {"slope_1_over_d": fit.slope, "fit_chi2": fit.chi2, "fit_dof": fit.dof, "birge_ratio": ext.scale,
+            "largest_d_mean": float(ext.means[-1]), "largest_d_se": float(ext.ses[-1])}
+    return Estimate(fit.intercept, ext.intercept_se, 0.0, int(ext.counts.sum()), fit.intercept_dof), aux, info
 
 
 # =========================================================================== predictions

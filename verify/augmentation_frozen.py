@@ -21,7 +21,7 @@ from numpy.typing import NDArray
 
 from gentheory.solvers import augmentation as sa
 from gentheory.theory._validation import ParameterError, check_choice, check_int, check_range
-from gentheory.verify._stats import extrapolate_intercept, mean_and_stderr
+from gentheory.verify._stats import extrapolate_sample_means
 from gentheory.verify.augmentation import decay_profile, draw_feature_weights, fit_readout
 from gentheory.verify.core import Claim, Estimate, Observation, Rival, register
 
@@ -145,11 +145,10 @@ def trained_minus_predicted(p: FrozenParams, d: int, cfg: FrozenSizes,
 
 
 def _extrapolate(ds: NDArray, samples: list[NDArray]) -> tuple[Estimate, dict, dict]:
-    means, ses, counts = zip(*(mean_and_stderr(s) for s in samples))
-    fit = extrapolate_intercept(1.0 / ds, np.array(means), np.array(ses), dofs=np.array(counts) - 1)
-    est = Estimate(fit.intercept, fit.intercept_se * fit.birge_ratio, 0.0, int(sum(counts)), fit.intercept_dof)
-    return est, {"means": np.array(means), "ses": np.array(ses)}, {"fit_chi2": fit.chi2, "birge_ratio": fit.birge_ratio,
-                                                                  "slope_1_over_d": fit.slope}
+    ext = extrapolate_sample_means(1.0 / ds, samples)
+    est = Estimate(ext.fit.intercept, ext.intercept_se, 0.0, int(ext.counts.sum()), ext.fit.intercept_dof)
+    return est, {"means": ext.means, "ses": ext.ses}, {"fit_chi2": ext.fit.chi2, "birge_ratio": ext.scale,
+                                                      "slope_1_over_d": ext.fit.slope}
 
 
 @register

@@ -25,7 +25,7 @@ from numpy.typing import NDArray
 
 from gentheory.solvers import augmentation as sa
 from gentheory.theory._validation import ParameterError, check_int, check_range
-from gentheory.verify._stats import extrapolate_intercept, mean_and_stderr
+from gentheory.verify._stats import extrapolate_sample_means
 from gentheory.verify.augmentation import fit_readout
 from gentheory.verify.core import Claim, Estimate, Observation, Rival, register
 
@@ -188,18 +188,15 @@ def size_extrapolated_shift_error(p: ShiftParams, cfg: ShiftSizes, rng: np.rando
     """Seed means at d₀·factors, fitted as E_d = E_∞ + c/d; the intercept's standard error is multiplied by
     the fit's Birge ratio (its χ² enters the verdict)."""
     ds = np.array([cfg.base_d * f for f in cfg.factors])
-    means, ses, counts = np.zeros(len(ds)), np.zeros(len(ds)), []
-    for i, (d, child) in enumerate(zip(ds, rng.spawn(len(ds)))):
-        n_seeds = cfg.seeds * max(cfg.factors) // cfg.factors[i]
-        vals = np.array([simulate_shift_error(p, int(d), r) for r in child.spawn(n_seeds)])
-        means[i], ses[i], _ = mean_and_stderr(vals)
-        counts.append(n_seeds)
-    fit = extrapolate_intercept(1.0 / ds, means, ses, dofs=np.array(counts) - 1)
-    est = Estimate(fit.intercept, fit.intercept_se * fit.birge_ratio, 0.0, int(sum(counts)), fit.intercept_dof)
-    return Observation(est, aux={"d": ds.astype(float), "means": means, "ses": ses},
+    samples = [np.array([simulate_shift_error(p, int(d), r) for r in child.spawn(cfg.seeds * max(cfg.factors) // f)])
+               for d, f, child in zip(ds, cfg.factors, rng.spawn(len(ds)))]
+    ext = extrapolate_sample_means(1.0 / ds, samples)
+    fit = ext.fit
+    est = Estimate(fit.intercept, ext.intercept_se, 0.0, int(ext.counts.sum()), fit.intercept_dof)
+    return Observation(est, aux={"d": ds.astype(float), "means": ext.means, "ses": ext.ses},
                        info={"slope_1_over_d": fit.slope, "fit_chi2": fit.chi2, "fit_dof": fit.dof,
-                             "birge_ratio": fit.birge_ratio, "largest_d_mean": float(means[-1]),
-                             "largest_d_se": float(ses[-1])})
+                             "birge_ratio": ext.scale, "largest_d_mean": float(ext.means[-1]),
+                             "largest_d_se": float(ext.ses[-1])})
 
 
 def _prediction_estimate(value_at: Callable[[int], float], numerical_bound: float = 0.0) -> Estimate:
