@@ -159,14 +159,6 @@ def test_new_options_refuse_inconsistent_settings(kwargs, name):
         va.AugParams(**kwargs)
 
 
-def test_birge_ratio_widens_only_fits_with_two_or_more_degrees_of_freedom():
-    x = np.array([1.0, 0.5, 0.25, 0.125])
-    good = extrapolate_intercept(x, 1 + 0.1 * x, np.full(4, 0.01))
-    bad = extrapolate_intercept(x, 1 + 0.1 * x + np.array([0.03, -0.03, 0.03, -0.03]), np.full(4, 0.01))
-    assert good.birge_ratio == 1.0 and bad.birge_ratio == pytest.approx(math.sqrt(bad.chi2 / 2))
-    assert bad.birge_ratio > 1
-
-
 @pytest.mark.parametrize("df", [2, 7])
 def test_wishart_draws_have_the_wishart_mean_and_variance(df):
     """E W = df·diag v, Var W_ij = df(v_iv_j + δ_ij v_i²); 4000 draws, 5.5-SE bands over the 2×d² checks."""

@@ -1,5 +1,6 @@
 """The verification core: statistics, seeding, storage integrity, registry."""
 import json
+import math
 import re
 
 import numpy as np
@@ -378,3 +379,20 @@ def test_binomial_interval_is_the_beta_quantile_clopper_pearson(trials):
         ref_lo = 0.0 if k == 0 else stats.beta.ppf(0.025, k, trials - k + 1)
         ref_hi = 1.0 if k == trials else stats.beta.ppf(0.975, k + 1, trials - k)
         assert abs(lo - ref_lo) <= 2e-12 and abs(hi - ref_hi) <= 2e-12, (k, lo, ref_lo, hi, ref_hi)
+
+
+def test_birge_ratio_widens_only_fits_with_two_or_more_degrees_of_freedom():
+    from gentheory.verify._stats import extrapolate_sample_means
+
+    x = np.array([1.0, 0.5, 0.25, 0.125])
+    good = extrapolate_intercept(x, 1 + 0.1 * x, np.full(4, 0.01))
+    bad = extrapolate_intercept(x, 1 + 0.1 * x + np.array([0.03, -0.03, 0.03, -0.03]), np.full(4, 0.01))
+    assert good.birge_ratio == 1.0 and bad.birge_ratio == pytest.approx(math.sqrt(bad.chi2 / 2))
+    assert bad.birge_ratio > 1
+    rng = np.random.default_rng(0)
+    samples = [1 + 0.1 * xi + 0.05 * rng.standard_normal(40) for xi in x]
+    ext = extrapolate_sample_means(x, samples)
+    assert ext.fit.dof == 2 and ext.scale == ext.fit.birge_ratio and ext.intercept_se == ext.fit.intercept_se * ext.scale
+    assert np.array_equal(ext.counts, [40, 40, 40, 40])
+    three = extrapolate_sample_means(x[:3], samples[:3])
+    assert three.fit.dof == 1 and three.scale == 1.0  # a χ²₁ scale factor is not applied
