@@ -211,3 +211,11 @@ def test_non_gaussian_inputs_have_identity_covariance_and_their_stated_norms(law
         low = norms < 1
         for a, group in ((1 - va.RADIUS_SPREAD, norms[low]), (1 + va.RADIUS_SPREAD, norms[~low])):
             assert np.max(np.abs(group - a)) < 6 * a * math.sqrt(2 / 4000)  # a·χ²_d/d: sd a√(2/d), 400 draws
+
+
+def test_parabolic_argmin_finds_the_vertex_and_refuses_an_edge_minimum():
+    grid = np.geomspace(0.1, 10, 5)
+    values = (np.log(grid) - math.log(0.7)) ** 2
+    assert va._parabolic_argmin(grid, values, "s2") == pytest.approx(0.7, rel=1e-12)
+    with pytest.raises(ParameterError, match="edge"):
+        va._parabolic_argmin(grid, np.log(grid), "s2")
