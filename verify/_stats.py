@@ -419,7 +419,7 @@ def extrapolate_intercept(x: ArrayLike, means: ArrayLike, ses: ArrayLike, *, deg
 @dataclass(frozen=True)
 class SampleMeansFit:
     """:func:`extrapolate_sample_means`: the fit, each size's mean, standard error and count, and the scale applied
-    to the intercept's standard error (the Birge ratio when the fit keeps ≥ 2 degrees of freedom, else 1)."""
+    to the intercept's standard error (the Birge ratio when the fit's χ² test rejects the model, else 1)."""
 
     fit: InterceptFit
     means: NDArray
@@ -432,16 +432,25 @@ class SampleMeansFit:
         return self.fit.intercept_se * self.scale
 
 
+#: level of the χ² test of a finite-size fit above which its scatter sets the intercept's error bar
+FIT_CHI2_ALPHA = 1e-3
+
+
 def extrapolate_sample_means(x: ArrayLike, samples: Sequence[ArrayLike]) -> SampleMeansFit:
     r"""Extrapolate the means of independent samples taken at each ``x`` (e.g. 1/d) to x = 0.
 
-    Each sample's mean and standard error (R − 1 degrees of freedom) enter :func:`extrapolate_intercept`; with at
-    least two degrees of freedom left the intercept's standard error is multiplied by the fit's Birge ratio, so
-    the χ² enters the verdict (with one, the ratio would itself be a χ²₁ draw and is not applied).
+    Each sample's mean and standard error (R − 1 degrees of freedom) enter :func:`extrapolate_intercept`. The fit's
+    χ² enters the verdict as a test: when the linear model is rejected at level :data:`FIT_CHI2_ALPHA` (a size
+    dependence it misses), the intercept's standard error is multiplied by the Birge ratio √(χ²/dof), so the
+    scatter sets the error bar instead of passing silently; otherwise the exact standard error stands. Applying the
+    ratio to every fit would add a χ²_dof/dof draw to each error bar — with two degrees of freedom it exceeds 1.41
+    in 13.5 % of correct fits — and cost power for nothing (measured: 40–48 % of calibration runs of three claims
+    turned UNDERPOWERED, none with a significant χ²). With one degree of freedom nothing is applied.
     """
     means, ses, counts = (np.array(v, float) for v in zip(*(mean_and_stderr(s) for s in samples)))
     fit = extrapolate_intercept(x, means, ses, dofs=counts - 1)
-    return SampleMeansFit(fit, means, ses, counts, fit.birge_ratio if fit.dof >= 2 else 1.0)
+    misfit = fit.dof >= 2 and float(stats.chi2.sf(fit.chi2, fit.dof)) < FIT_CHI2_ALPHA
+    return SampleMeansFit(fit, means, ses, counts, fit.birge_ratio if misfit else 1.0)
 
 
 def inverse_slope_bias(x_hat: ArrayLike, x_exact: ArrayLike) -> float:

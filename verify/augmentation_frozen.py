@@ -8,7 +8,7 @@ fed with that network's population moments — exact Gaussian kernels for one er
 (:func:`~gentheory.solvers.augmentation.monte_carlo_moments`, N = :data:`MC_SAMPLES_PER_FEATURE`·p samples). The
 same network's readout is trained on k noisy copies of fresh data, and its exact clean test error (from the same
 moments) is compared with the prediction: the claim's quantity is the mean over networks of
-(trained − predicted), extrapolated in 1/d over four sizes (Birge ratio on the fit). The equivalent is exact as
+(trained − predicted), extrapolated in 1/d over four sizes (the fit's χ² tested, see extrapolate_sample_means). The equivalent is exact as
 d → ∞, so the prediction is 0.
 """
 from __future__ import annotations

@@ -12,7 +12,8 @@ power :math:`|\tilde\beta_f|^2 \propto \sigma(f/d)` and uniform random phases (s
 the d → ∞ one up to O(1/d)); labels y = βᵀx + ε. Each sample contributes k copies :math:`P_sx` with s drawn
 uniformly from the window (k = ∞: every shift of the window once, the expected augmented loss), the ridge
 readout is fitted on the copies with the labels repeated, and its clean test MSE is exact from Σ and β.
-Seed means at d₀·(1, 2, 4, 8) are extrapolated in 1/d; the fit's χ² enters through the Birge ratio.
+Seed means at d₀·(1, 2, 4, 8) are extrapolated in 1/d; the fit's χ² is tested (a misfit widens the error by the
+Birge ratio, :func:`gentheory.verify._stats.extrapolate_sample_means`).
 """
 from __future__ import annotations
 
@@ -186,7 +187,7 @@ def equal_trace_ridge_prediction(p: ShiftParams, modes: int = THEORY_MODES) -> f
 
 def size_extrapolated_shift_error(p: ShiftParams, cfg: ShiftSizes, rng: np.random.Generator) -> Observation:
     """Seed means at d₀·factors, fitted as E_d = E_∞ + c/d; the intercept's standard error is multiplied by
-    the fit's Birge ratio (its χ² enters the verdict)."""
+    the fit's Birge ratio when its χ² rejects the model (:func:`gentheory.verify._stats.extrapolate_sample_means`)."""
     ds = np.array([cfg.base_d * f for f in cfg.factors])
     samples = [np.array([simulate_shift_error(p, int(d), r) for r in child.spawn(cfg.seeds * max(cfg.factors) // f)])
                for d, f, child in zip(ds, cfg.factors, rng.spawn(len(ds)))]

@@ -392,7 +392,10 @@ def test_birge_ratio_widens_only_fits_with_two_or_more_degrees_of_freedom():
     rng = np.random.default_rng(0)
     samples = [1 + 0.1 * xi + 0.05 * rng.standard_normal(40) for xi in x]
     ext = extrapolate_sample_means(x, samples)
-    assert ext.fit.dof == 2 and ext.scale == ext.fit.birge_ratio and ext.intercept_se == ext.fit.intercept_se * ext.scale
-    assert np.array_equal(ext.counts, [40, 40, 40, 40])
-    three = extrapolate_sample_means(x[:3], samples[:3])
-    assert three.fit.dof == 1 and three.scale == 1.0  # a χ²₁ scale factor is not applied
+    assert ext.fit.dof == 2 and np.array_equal(ext.counts, [40, 40, 40, 40])
+    assert ext.scale == 1.0 and ext.intercept_se == ext.fit.intercept_se  # a correct model: its χ² is not significant
+    curved = [1 + 0.5 * xi**2 * 40 + 0.05 * rng.standard_normal(40) for xi in x]  # a 1/d² term the fit misses
+    bent = extrapolate_sample_means(x, curved)
+    assert stats.chi2.sf(bent.fit.chi2, 2) < 1e-3 and bent.scale == bent.fit.birge_ratio > 1
+    three = extrapolate_sample_means(x[:3], curved[:3])
+    assert three.fit.dof == 1 and three.scale == 1.0  # with one degree of freedom nothing is applied
