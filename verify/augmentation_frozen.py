@@ -155,7 +155,8 @@ def _extrapolate(ds: NDArray, samples: list[NDArray]) -> tuple[Estimate, dict, d
 class FrozenFeatures(Claim):
     id = "augmentation.frozen_features"
     statement = ("Any frozen architecture through its moments: for one erf layer on anisotropic Gaussian inputs "
-                 "(decaying Σ, exact kernels) and for a two-layer frozen ReLU network (moments by Monte Carlo), the "
+                 "(decaying Σ, exact kernels) and, at paper scale, a two-layer frozen ReLU network (moments by Monte "
+                 "Carlo), the "
                  "readout trained on k = 4 noisy copies has the test MSE of the deterministic equivalent fed with that "
                  "network's population moments: trained − predicted, averaged over networks and extrapolated to "
                  "d → ∞, is 0 — not the error of ridge on clean features with the augmentation's mean penalty "
@@ -172,7 +173,11 @@ class FrozenFeatures(Claim):
     relevance_abs = 0.04  # the test MSE is ≈ 0.9–1.1; the rival sits 0.15–0.26 away
 
     def sweep(self, scale: str) -> list[FrozenParams]:
-        return [FrozenParams(architecture="rf_erf"), FrozenParams(architecture="two_layer_relu")]
+        # the two-layer network's finite-size term is large (mean trained − equivalent 0.063, 0.023, 0.012, 0.003 at
+        # d = 8…64 over 40 calibration seeds: the 1/d fit from d = 8 was biased by −0.006, 1.3 se); it needs
+        # d = 16…128, which only the paper scale affords
+        pts = [FrozenParams(architecture="rf_erf")]
+        return pts + [FrozenParams(architecture="two_layer_relu")] if scale == "paper" else pts
 
     def theory(self, p: FrozenParams) -> Estimate:
         return Estimate(0.0)

@@ -515,7 +515,8 @@ def fig_optimal_noise(verdicts):
         caption="Frozen architectures on anisotropic inputs (decaying Σ), k = 4 noisy copies (s² = ½), λ = 10⁻², n = d, "
                 "p = 2d: the mean over networks of trained − predicted test MSE, with the prediction the deterministic "
                 "equivalent fed with each network's moments (dots, ±z*·se; exact kernels for one erf layer, Monte Carlo "
-                "for two ReLU layers), its fit in 1/d and the intercept (×); the rival's (ridge λ + tr C̄/p − equivalent, "
+                "for two ReLU layers, paper scale only), its fit in 1/d and the intercept (×); the rival's (ridge "
+                "λ + tr C̄/p − equivalent, "
                 "grey squares); the equivalent predicts 0 (line).", panels=(1, 2), aspect=1.45)
 def fig_frozen_features(verdicts):
     import matplotlib.pyplot as plt
@@ -524,6 +525,8 @@ def fig_frozen_features(verdicts):
     fig, axes = plt.subplots(1, 2, sharey=True)
     rows = []
     titles = {"rf_erf": "one erf layer", "two_layer_relu": "two ReLU layers"}
+    for ax in axes[len(verdict.points):]:  # quick scale has the erf layer only
+        ax.set_visible(False)
     for ax, pt in zip(axes, verdict.points):
         inv_d = 1 / np.asarray(pt.aux["d"], float)
         simulation_errorbar(ax, inv_d, pt.aux["means"], pt.aux["ses"], verdict.z_star, color="C0",
