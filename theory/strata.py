@@ -24,7 +24,7 @@ import itertools
 import math
 from collections import Counter
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence
 
 import mpmath
 import sympy as sp
@@ -253,15 +253,12 @@ def hom_components_by_stratum(G: FiniteGroup, d: int, c: int, m: int) -> Counter
     _check_enumeration(max(m, len(irreducible_characters(G).degrees)), d)
     ch = irreducible_characters(G)
     out: Counter = Counter()
-    irr = range(len(ch.degrees))
-    for size in range(1, d + 1):
-        for combo in itertools.combinations_with_replacement(irr, size):
-            if sum(ch.degrees[x] for x in combo) != d:
-                continue
-            n = [0] * m
-            for x in combo:
-                n[ch.central_exponent(x, c, m)] += ch.degrees[x]
-            out[tuple(n)] += 1
+    for mult in _dimension_vectors(tuple(ch.degrees), d):
+        n = [0] * m
+        for x, k in enumerate(mult):
+            if k:
+                n[ch.central_exponent(x, c, m)] += k * ch.degrees[x]
+        out[tuple(n)] += 1
     return out
 
 
@@ -381,14 +378,22 @@ def extendable_module_pairs(G: FiniteGroup, region_a: frozenset[int], region_b: 
     res_b = restriction_multiplicities(G, frozenset(region_b))
     to_combo = lambda mult: tuple(i for i, k in enumerate(mult) for _ in range(k))  # noqa: E731
     out = set()
-    for size in range(1, d + 1):
-        for combo in itertools.combinations_with_replacement(range(len(ch.degrees)), size):
-            if sum(ch.degrees[x] for x in combo) != d:
-                continue
-            ma = [sum(res_a[x][j] for x in combo) for j in range(len(res_a[0]))]
-            mb = [sum(res_b[x][j] for x in combo) for j in range(len(res_b[0]))]
-            out.add((to_combo(ma), to_combo(mb)))
+    for mult in _dimension_vectors(tuple(ch.degrees), d):  # only the ρ of dimension d: at most C(m + d − 1, d)
+        ma = [sum(k * res_a[x][j] for x, k in enumerate(mult)) for j in range(len(res_a[0]))]
+        mb = [sum(k * res_b[x][j] for x, k in enumerate(mult)) for j in range(len(res_b[0]))]
+        out.add((to_combo(ma), to_combo(mb)))
     return frozenset(out)
+
+
+def _dimension_vectors(degrees: tuple[int, ...], d: int) -> Iterator[tuple[int, ...]]:
+    """Multiplicities (m_χ) with Σ m_χ·χ(1) = d, each once (the representations of dimension d up to isomorphism)."""
+    if not degrees:
+        if d == 0:
+            yield ()
+        return
+    for k in range(d // degrees[0] + 1):
+        for rest in _dimension_vectors(degrees[1:], d - k * degrees[0]):
+            yield (k, *rest)
 
 
 @dataclass(frozen=True)
