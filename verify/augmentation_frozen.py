@@ -22,7 +22,7 @@ from numpy.typing import NDArray
 from gentheory.solvers import augmentation as sa
 from gentheory.theory._validation import ParameterError, check_choice, check_int, check_range
 from gentheory.verify._stats import extrapolate_sample_means
-from gentheory.verify.augmentation import decay_profile, draw_feature_weights, fit_readout
+from gentheory.verify.augmentation import _erf, decay_profile, draw_feature_weights, fit_readout
 from gentheory.verify.core import Claim, Estimate, Observation, Rival, register
 
 __all__ = ["FrozenParams", "FrozenSizes", "FrozenNetwork", "draw_network", "network_moments", "trained_minus_predicted"]
@@ -89,12 +89,6 @@ class FrozenNetwork:
             pre = h @ w.T / math.sqrt(w.shape[1])
             h = np.maximum(pre, 0.0) if self.activation == "relu" else _erf(pre)
         return h
-
-
-def _erf(x: NDArray) -> NDArray:
-    from scipy.special import erf
-
-    return erf(x)
 
 
 def draw_network(p: FrozenParams, d: int, rng: np.random.Generator) -> FrozenNetwork:
