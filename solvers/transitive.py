@@ -109,14 +109,16 @@ def _source(n: int, exception: tuple[int, int] | None) -> NDArray:
 @checked_arguments
 def rank_solution(n: int, exception: tuple[int, int] | None, mu: ArrayLike) -> NDArray:
     r"""Ranks :math:`r = (L_G + \mu I)^{-1}\beta`; for an array of ``mu``, shape ``(len(mu), n)``.
-    :math:`\mu = 0` gives the pseudo-inverse (:math:`\mu\to0^+`) solution."""
+    :math:`\mu = 0` gives the pseudo-inverse (:math:`\mu\to0^+`) solution, and so does any μ at or below the
+    round-off scale ε·‖L_G‖ (there L_G + μI is singular in floating point; β ⊥ ker L_G, so the exact solution
+    differs from the limit by O(μ/λ₂), below round-off)."""
     tt.check_task(n, exception)
     mus = np.atleast_1d(np.asarray(mu, dtype=float))
     if np.any(mus < 0):
         raise ParameterError(f"mu = {mus.min()} is outside [0, inf)")
     lap, src = _laplacian(n, exception), _source(n, exception)
     out = np.empty((mus.size, n))
-    zero = mus == 0
+    zero = mus <= np.finfo(float).eps * np.linalg.norm(lap, 2)
     if zero.any():
         out[zero] = np.linalg.pinv(lap) @ src
     if not zero.all():
