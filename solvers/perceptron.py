@@ -46,6 +46,10 @@ __all__ = [
     "rs_storage",
     "storage_capacity",
     "flip_cost_slope",
+    "RSHinge",
+    "rs_hinge",
+    "hinge_flip_cost",
+    "annealed_hinge_error",
     "frozen_ground_state",
     "max_margin",
     "freezing_criterion",
@@ -240,6 +244,100 @@ def flip_cost_slope(alpha: float, *, beta: float, kappa: float = 0.0) -> float:
     u = (kappa - math.sqrt(r.q) * x) / math.sqrt(1 - r.q)
     ratio = _channel(u, beta)[1]
     return alpha * math.sqrt(2 / math.pi) * float(w @ ratio) / math.sqrt(1 - r.q)
+
+
+@dataclass(frozen=True)
+class RSHinge:
+    r"""RS saddle point of the storage problem with the hinge loss :math:`\ell = \max(0, \kappa - \Delta)` at (α, β, κ).
+
+    Attributes
+    ----------
+    q, qhat : float
+        Overlap of two configurations of the Gibbs measure and its conjugate.
+    train_error : float
+        ε = E_t[p_t], the fraction of patterns with Δ < κ (:math:`p_t` the Gibbs probability that a pattern of
+        cavity field √q t lies on the wrong side).
+    wrong_side_second_moment : float
+        E_t[p_t²] = q̂/(αβ²).
+    flip_cost : float
+        :math:`\lim_{N\to\infty}\langle\Delta E\rangle = 2\alpha\beta(\epsilon - q\,E_t[p_t^2])`, see
+        :func:`hinge_flip_cost`.
+    """
+
+    alpha: float
+    beta: float
+    kappa: float
+    q: float
+    qhat: float
+    train_error: float
+    wrong_side_second_moment: float
+    flip_cost: float
+
+
+def _hinge_terms(q: float, alpha: float, beta: float, kappa: float) -> tuple[float, float, float]:
+    r"""(q̂, E_t[p], E_t[p²]) of the hinge channel
+    :math:`Z_\mathrm{out} = H(u) + e^{\beta(\omega-\kappa)+\beta^2V/2}\Phi(u-\beta\sqrt V)`, u = (κ − ω)/√V,
+    ω = √q t, V = 1 − q; p = (second term)/Z is the Gibbs probability of Δ < κ and g_out = ∂_ω ln Z = βp."""
+    x, w = _nodes(N_NODES)
+    sv = math.sqrt(1 - q)
+    omega = math.sqrt(q) * x
+    u = (kappa - omega) / sv
+    log_a = beta * (omega - kappa) + 0.5 * beta * beta * (1 - q) + special.log_ndtr(u - beta * sv)
+    p = np.exp(log_a - np.logaddexp(log_h(u), log_a))
+    p2 = float(w @ p**2)
+    return alpha * beta * beta * p2, float(w @ p), p2
+
+
+@checked_arguments
+def rs_hinge(alpha: float, *, beta: float, kappa: float = 0.0) -> RSHinge:
+    r"""RS saddle point of the binary perceptron's storage problem with the hinge loss
+    :math:`\ell(\Delta) = \max(0, \kappa - \Delta)` at finite β (spec §2.2, the smooth side of the criterion):
+    :math:`q = \int Dz\tanh^2(\sqrt{\hat q}z)`, :math:`\hat q = \alpha\beta^2\int Dt\,p_t^2`,
+    p_t the Gibbs probability of Δ < κ for a pattern whose cavity field is √q t (:func:`_hinge_terms`).
+    A continuous loss keeps q̂ finite at every β (:func:`freezing_criterion`), so the RS solution is the
+    candidate; :class:`~gentheory.verify.perceptron.HingeFlipCost` checks its training error and flip cost
+    against Metropolis."""
+    check_range("alpha", alpha, low=0, high=MAX_LOAD, low_open=True)
+    check_range("beta", beta, low=0, low_open=True, high=50)
+    check_range("kappa", kappa, low=-10, high=10)
+    x, w = _nodes(N_NODES)
+
+    def update(q: float) -> float:
+        qhat = _hinge_terms(min(max(q, 1e-14), 1 - 1e-12), alpha, beta, kappa)[0]
+        return float(w @ np.tanh(math.sqrt(qhat) * x) ** 2)
+
+    q = _solve_scalar(update, 0.5, what=f"RS hinge storage at alpha = {alpha}, beta = {beta}, kappa = {kappa}")
+    qhat, eps, p2 = _hinge_terms(q, alpha, beta, kappa)
+    return RSHinge(alpha, beta, kappa, q, qhat, eps, p2, 2 * alpha * beta * (eps - q * p2))
+
+
+@checked_arguments
+def hinge_flip_cost(alpha: float, *, beta: float, kappa: float = 0.0) -> float:
+    r"""N → ∞ limit of the Gibbs-average single-flip cost :math:`\langle E(W^{(i)}) - E(W)\rangle` for the hinge
+    loss: finite, so a smooth loss does not freeze (the other side of :func:`flip_cost_slope`'s c√N).
+
+    .. math:: \langle\Delta E\rangle_\infty = 2\alpha\beta\,\big(\epsilon - q\,E_t[p_t^2]\big)
+
+    (:func:`rs_hinge`). Cavity derivation: with a_μ the stabilities without weight i and b_μ = y_μξ_μi/√N,
+    E(W) = Σ_μ ℓ(a_μ) + K − w_iH exactly, H = ½Σ_μ[ℓ(a_μ − b_μ) − ℓ(a_μ + b_μ)], K ≥ 0, so a flip costs 2w_iH.
+    Over the cavity measure H ≈ Σ_{μ: a_μ<κ} b_μ is Gaussian with a quenched mean m (disorder variance
+    q̂/β², the RS field) and a thermal variance v = αE_t[p_t(1 − p_t)]; the spin's Gibbs weight e^{βw_iH} gives
+    ⟨2w_iH⟩ = 2βv + 2E_m[m tanh βm] = 2βv + 2q̂(1 − q)/β (Stein), which is the formula. Treating the
+    disorder as annealed instead (H ~ N(0, αε) and ⟨e^{−βΔE}⟩ = 1) gives 2αβε — the nearest wrong answer,
+    larger by 2αβqE_t[p_t²]. K and the patterns within |b| of the kink change the mean by O(N^{−1/2})."""
+    return rs_hinge(alpha, beta=beta, kappa=kappa).flip_cost
+
+
+@checked_arguments
+def annealed_hinge_error(beta: float, *, kappa: float = 0.0) -> float:
+    r"""Annealed (q = 0) fraction of patterns with Δ < κ under the hinge weight
+    :math:`e^{-\beta\max(0,\kappa-\Delta)}`, Δ ~ N(0, 1):
+    :math:`\epsilon = A/(H(\kappa) + A)`, :math:`A = e^{-\beta\kappa+\beta^2/2}\Phi(\kappa-\beta)`
+    (:func:`_hinge_terms` at q = 0)."""
+    check_range("beta", beta, low=0, low_open=True, high=50)
+    check_range("kappa", kappa, low=-10, high=10)
+    log_a = -beta * kappa + 0.5 * beta * beta + float(special.log_ndtr(kappa - beta))
+    return math.exp(log_a - float(np.logaddexp(log_h(kappa), log_a)))
 
 
 @checked_arguments

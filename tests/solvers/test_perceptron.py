@@ -366,3 +366,42 @@ def test_teacher_max_margin_is_the_zero_entropy_margin_and_starts_on_the_nishimo
     assert mm.kappa > sp_.max_margin(0.5)
     with pytest.raises(ParameterError, match="alpha"):
         sp_.teacher_max_margin(1.3)
+
+
+def test_hinge_rs_against_an_independent_double_integral():
+    """At the solver's q (α = ½, β = 3): the hinge channel's p_t = ∫_{Δ<0} Dz e^{−βℓ}/∫Dz e^{−βℓ} by mpmath's adaptive
+    quadrature of the weight itself (not the closed form), then ε = ∫Dt p_t, q̂ = αβ²∫Dt p_t² and the fixed point
+    q = ∫Dz tanh²(√q̂ z), all at 20 digits: the 401-node rule is exact to ≈ 1e-12 for these smooth integrands."""
+    alpha, beta = 0.5, 3.0
+    r = sp_.rs_hinge(alpha, beta=beta)
+    with mp.workdps(20):
+        q = mp.mpf(r.q)
+
+        def p_wrong(t):
+            omega, sv = mp.sqrt(q) * t, mp.sqrt(1 - q)
+            edge = -omega / sv
+            wrong = mp.quad(lambda z: mp.npdf(z) * mp.exp(beta * (omega + sv * z)), [-mp.inf, edge])
+            return wrong / (wrong + mp.ncdf(-edge))
+
+        eps = mp.quad(lambda t: mp.npdf(t) * p_wrong(t), [-mp.inf, 0, mp.inf])
+        p2 = mp.quad(lambda t: mp.npdf(t) * p_wrong(t) ** 2, [-mp.inf, 0, mp.inf])
+        qhat = alpha * beta**2 * p2
+        q_new = mp.quad(lambda z: mp.npdf(z) * mp.tanh(mp.sqrt(qhat) * z) ** 2, [-mp.inf, 0, mp.inf])
+    assert abs(r.train_error - float(eps)) < 1e-10
+    assert abs(r.wrong_side_second_moment - float(p2)) < 1e-10
+    assert abs(float(q_new) - r.q) < 1e-10
+    assert r.flip_cost == pytest.approx(2 * alpha * beta * (float(eps) - r.q * float(p2)), abs=1e-10)
+
+
+def test_hinge_flip_cost_sits_between_the_annealed_and_the_annealed_disorder_values():
+    """q > 0 and E[p²] > 0 make the limit smaller than 2αβε (the annealed-disorder identity) and, at these loads and
+    temperatures, larger than the annealed 2αβε_ann; at α → 0 (q → 0) all three meet, and the annealed error has
+    the closed form e^{β²/2}Φ(−β)/(½ + e^{β²/2}Φ(−β)) at κ = 0."""
+    for beta in (2.0, 4.0):
+        r = sp_.rs_hinge(0.5, beta=beta)
+        ann = sp_.annealed_hinge_error(beta)
+        assert 2 * 0.5 * beta * ann < r.flip_cost < 2 * 0.5 * beta * r.train_error
+        a = math.exp(beta**2 / 2) * float(mp.ncdf(-beta))
+        assert ann == pytest.approx(a / (0.5 + a), rel=1e-12)
+        tiny = sp_.rs_hinge(1e-6, beta=beta)  # q ≈ q̂ = αβ²E[p²] ≤ αβ², and ε moves by O(q) (the O(√q) term is odd)
+        assert tiny.q < 1e-6 * beta**2 and tiny.train_error == pytest.approx(ann, abs=1e-5)
