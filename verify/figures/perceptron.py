@@ -297,14 +297,16 @@ def fig_sat(verdicts):
     return fig, rows
 
 
-@figure("perceptron_freezing", claims=("perceptron.finite_temperature_freezing",),
-        caption="Freezing at finite temperature, exact enumeration (α = ½, Gibbs averages over all 2^N configurations). "
-                "(a) Mean cost of flipping one weight against √N: error-counting loss at β = 2, 3, 4 (filled, ±z*·se) "
-                "with lines of the RS slope c_β (intercept fitted with the slope fixed); hinge loss (open) at the same β. "
+@figure("perceptron_freezing", claims=("perceptron.finite_temperature_freezing", "perceptron.hinge_flip_cost"),
+        caption="Freezing at finite temperature and the smoothness criterion. (a) Error-counting loss at α = ½, exact "
+                "enumeration (Gibbs averages over all 2^N configurations): mean cost of flipping one weight against √N "
+                "at β = 2, 3, 4 (±z*·se) with lines of the RS slope c_β (intercept fitted with the slope fixed). "
                 "(b) Fitted slopes against β (bars ±(z*·se + the finite-size bound)) with c_β (line) and the annealed "
-                "density's (2α/π)tanh(β/2) (dashed); hinge slopes (open) an order of magnitude smaller (a continuous weight, "
-                "no jump; not asserted: at N ≤ 20 their limit is not resolved).",
-        panels=(1, 2), aspect=1.4)
+                "density's (2α/π)tanh(β/2) (dashed). (c) Hinge loss at α = 1, β = 4, Metropolis: the same cost against 1/√N "
+                "(±z*·se) with the claim's fit (grey) and its extrapolation at 1/√N = 0 (square, ±(z*·se + bound)); "
+                "finite, at the RS cavity value 2αβ(ε − qE[p²]) (line), not at the annealed-disorder 2αβε (dashed) or "
+                "the annealed value (dotted).",
+        panels=(1, 3), aspect=1.6)
 def fig_freezing(verdicts):
     import matplotlib.pyplot as plt
 
@@ -314,9 +316,9 @@ def fig_freezing(verdicts):
     betas = point.params["betas"]
     sizes = np.array(point.info["sizes"], float)
     root = np.sqrt(sizes)
-    step, hinge = point.info["step"], point.info["hinge"]
+    step = point.info["step"]
     theory = np.asarray(point.theory.value, float)
-    fig, axes = plt.subplots(1, 2)
+    fig, axes = plt.subplots(1, 3)
     rows = []
     for j, (beta, color) in enumerate(zip(betas, ("C0", "C1", "C2"))):
         means, ses = np.array(step["means"])[:, j], np.array(step["ses"])[:, j]
@@ -324,12 +326,8 @@ def fig_freezing(verdicts):
         intercept = float(weighted_least_squares(np.ones((len(root), 1)), means - theory[j] * root, ses).coef[0])
         grid = np.linspace(root.min(), root.max(), 20)
         axes[0].plot(grid, intercept + theory[j] * grid, "-", lw=0.7, color=color)
-        h_means, h_ses = np.array(hinge["means"])[:, j], np.array(hinge["ses"])[:, j]
-        simulation_errorbar(axes[0], root, h_means, h_ses, z_star, ms=3, color=color, mfc="none",
-                            label=f"hinge, β = {beta:g}")
-        rows += [{"loss": loss, "beta": beta, "N": int(n), "mean": float(m), "se": float(s)}
-                 for loss, mm, ss in (("step", means, ses), ("hinge", h_means, h_ses))
-                 for n, m, s in zip(sizes, mm, ss)]
+        rows += [{"loss": "step", "beta": beta, "N": int(n), "mean": float(m), "se": float(s)}
+                 for n, m, s in zip(sizes, means, ses)]
     axes[0].set_xlabel("√N")
     axes[0].set_ylabel("⟨ΔE⟩ per flip")
     grid = np.linspace(1.5, 4.5, 40)
@@ -338,14 +336,39 @@ def fig_freezing(verdicts):
     axes[1].plot(grid, 2 * alpha / math.pi * np.tanh(grid / 2), "k--", lw=0.6, label="annealed density")
     measured = point.measured
     half = np.asarray(measured.stderr, float) + np.asarray(measured.error_bound, float) / z_star
-    simulation_errorbar(axes[1], betas, measured.value, half, z_star, color="C3", label="step (fit)")
-    simulation_errorbar(axes[1], betas, hinge["slope"], hinge["slope_se"], z_star, color="C3", mfc="none",
-                        label="hinge (fit)")
-    axes[1].axhline(0, color="0.6", lw=0.5)
+    simulation_errorbar(axes[1], betas, measured.value, half, z_star, color="C3", label="step slope (fit)")
     axes[1].set_xlabel("β")
-    axes[1].set_ylabel("slope of ⟨ΔE⟩ in √N")
-    rows += [{"beta": b, "slope_step": s, "slope_hinge": h, "theory": t}
-             for b, s, h, t in zip(betas, measured.value, hinge["slope"], theory)]
+    axes[1].set_ylabel("slope in √N")
+    rows += [{"beta": b, "slope_step": s, "theory": t} for b, s, t in zip(betas, measured.value, theory)]
+    rows += _hinge_panel(axes[2], verdicts["perceptron.hinge_flip_cost"])
     figure_legend(fig, axes, ncols=4)
     label_panels(axes)
     return fig, rows
+
+
+def _hinge_panel(ax, verdict) -> list[dict]:
+    """Panel (c) of ``perceptron_freezing``: the hinge flip cost against 1/√N, the claim's fit and its limit."""
+    point = verdict.points[0]
+    z_star = verdict.z_star
+    x = 1 / np.sqrt(np.array(point.info["sizes"], float))
+    cost, cost_se = np.array(point.info["cost"]), np.array(point.info["cost_se"])
+    simulation_errorbar(ax, x, cost, cost_se, z_star, color="C4", label="hinge, Metropolis")
+    limit = float(np.asarray(point.measured.value, float)[1])
+    half = float(np.asarray(point.measured.stderr, float)[1]) + float(np.asarray(point.measured.error_bound,
+                                                                                      float)[1]) / z_star
+    simulation_errorbar(ax, [0.0], [limit], [half], z_star, fmt="s", color="C4", mfc="white",
+                        label="hinge, extrapolated")
+    a, d, e = point.info["cost_fit"]
+    grid = np.linspace(0, x.max(), 30)
+    ax.plot(grid, a + d * grid + e * grid**2, "-", color="0.6", lw=0.6, zorder=0)
+    theory = float(np.asarray(point.theory.value, float)[1])
+    ax.axhline(theory, color="k", lw=0.8, label="RS cavity 2αβ(ε − qE[p²])")
+    styles = {"annealed_disorder": ("--", "annealed disorder 2αβε"), "annealed": (":", "annealed, q = 0")}
+    for name, value in point.rivals.items():
+        ax.axhline(float(np.asarray(value.value, float)[1]), color="k", lw=0.6, ls=styles[name][0],
+                   label=styles[name][1])
+    ax.set_xlabel("1/√N")
+    ax.set_ylabel("⟨ΔE⟩ (hinge)")
+    return [{"loss": "hinge", "beta": point.params["beta"], "N": int(n), "mean": float(m), "se": float(s)}
+            for n, m, s in zip(point.info["sizes"], cost, cost_se)] + [{"loss": "hinge", "limit": limit,
+                                                                        "theory": theory}]
