@@ -1146,6 +1146,21 @@ class FreezingParams:
             check_range("betas", b, low=0, low_open=True)
 
 
+def _check_size_series(cfg: object, counts: str, *, size_range: tuple[int, int], count_low: int) -> None:
+    """Normalise and check a frozen config's ``sizes`` and its per-size ``counts`` field (instances, chains): at
+    least 3 sizes (an intercept, a slope and a check), one count per size, each in its range."""
+    sizes = tuple(int(n) for n in getattr(cfg, "sizes"))
+    values = tuple(int(c) for c in getattr(cfg, counts))
+    object.__setattr__(cfg, "sizes", sizes)
+    object.__setattr__(cfg, counts, values)
+    if len(sizes) < 3 or len(values) != len(sizes):
+        raise ParameterError(f"sizes = {sizes}, {counts} = {values}: at least 3 sizes, one {counts} count per size")
+    for n in sizes:
+        check_int("sizes", n, low=size_range[0], high=size_range[1])
+    for c in values:
+        check_int(counts, c, low=count_low)
+
+
 @dataclass(frozen=True, kw_only=True)
 class FlipConfig:
     """Enumerated sizes N and the instances at each (the slope in √N is set by the two ends, so the cheap small
@@ -1155,15 +1170,7 @@ class FlipConfig:
     instances: tuple[int, ...] = (2000, 2000, 2000, 2000, 1000)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "sizes", tuple(int(n) for n in self.sizes))
-        object.__setattr__(self, "instances", tuple(int(r) for r in self.instances))
-        if len(self.sizes) < 3 or len(self.instances) != len(self.sizes):
-            raise ParameterError(f"sizes = {self.sizes}, instances = {self.instances}: at least 3 sizes, one instance "
-                                 "count per size")
-        for n in self.sizes:
-            check_int("sizes", n, low=4, high=22)
-        for r in self.instances:
-            check_int("instances", r, low=2)
+        _check_size_series(self, "instances", size_range=(4, 22), count_low=2)
 
 
 def flip_cost_slopes(alpha: float, betas: tuple[float, ...], cfg: FlipConfig, rng: np.random.Generator,
@@ -1275,15 +1282,7 @@ class HingeConfig:
     burn_in: int = 40
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "sizes", tuple(int(n) for n in self.sizes))
-        object.__setattr__(self, "chains", tuple(int(c) for c in self.chains))
-        if len(self.sizes) < 3 or len(self.chains) != len(self.sizes):
-            raise ParameterError(f"sizes = {self.sizes}, chains = {self.chains}: at least 3 sizes, one chain count "
-                                 "per size")
-        for n in self.sizes:
-            check_int("sizes", n, low=16, high=8192)
-        for c in self.chains:
-            check_int("chains", c, low=4)
+        _check_size_series(self, "chains", size_range=(16, 8192), count_low=4)
         check_int("sweeps", self.sweeps, low=4)
         check_int("burn_in", self.burn_in, low=0, high=self.sweeps - 2)
         if (self.sweeps - self.burn_in) % 2:
