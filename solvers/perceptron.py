@@ -59,6 +59,8 @@ __all__ = [
     "teacher_student_transitions",
     "TeacherStudentFinite",
     "teacher_student_finite",
+    "TeacherNeighbourhood",
+    "teacher_neighbourhood",
     "FranzParisi",
     "franz_parisi",
     "local_entropy_curve",
@@ -574,6 +576,64 @@ def teacher_student_finite(alpha: float, beta: float, *, start: tuple[float, flo
     qh, rh, g_e = _ts_finite_terms(q, r, alpha, beta, kappa)
     phi = -qh * (1 - q) / 2 - r * rh + float(w @ _log2cosh(rh + math.sqrt(qh) * x)) + alpha * g_e
     return TeacherStudentFinite(alpha, beta, q, r, qh, rh, phi, math.acos(r) / math.pi, False, kappa)
+
+
+@dataclass(frozen=True)
+class TeacherNeighbourhood:
+    """RS free entropy of the finite-β teacher–student Gibbs measure restricted to teacher overlap R
+    (:func:`teacher_neighbourhood`), with the saddle's q, q̂ and the Lagrange multiplier R̂ that fixes R."""
+
+    alpha: float
+    beta: float
+    r: float
+    free_entropy: float
+    q: float
+    qhat: float
+    rhat: float
+
+
+@checked_arguments
+def teacher_neighbourhood(alpha: float, beta: float, overlap: float) -> TeacherNeighbourhood:
+    r"""Free entropy φ(R) of the configurations at overlap R = W·W*/N with the teacher, Gibbs-weighted at
+    inverse temperature β with the error-counting loss (the teacher as a Franz–Parisi reference; spec §2.3):
+
+    .. math:: \phi(R) = \max_q\Big[-	frac12\hat q(1-q) - R\hat R + \int Dz\ln2\cosh(\hat R+\sqrt{\hat q}z)
+              + lpha G_E(q, R)\Big],
+
+    q̂ = −2α∂_qG_E (:func:`_ts_finite_terms`), R̂ fixed by R = ∫Dz tanh(R̂ + √q̂ z) (brentq) instead of α∂_RG_E,
+    q = ∫Dz tanh²(R̂ + √q̂ z) (damped iteration to 1e-12). At the unconstrained saddle R it is the RS free entropy
+    of :func:`teacher_student_finite`. Its use: φ(R) < 0 on a neighbourhood R → 1⁻ while the teacher itself has
+    φ(1) = 0 — the teacher is an isolated point of the finite-β Gibbs measure (frozen, spec §2.2), which is what
+    the finite-β thresholds (:func:`teacher_student_transitions`) take as the perfect state's free entropy.
+    ``overlap`` in (0, 1 − 10⁻⁵] (closer to 1 the channel's steps are narrower than the panel rule resolves)."""
+    check_range("alpha", alpha, low=0, low_open=True, high=MAX_LOAD)
+    check_range("beta", beta, low=0, low_open=True)
+    check_range("overlap", overlap, low=0, low_open=True, high=1 - 1e-5)
+    x, w = _nodes(N_NODES)
+    r = float(overlap)
+    q = r * r + 0.5 * (1 - r * r)
+
+    def conjugates(q: float) -> tuple[float, float, float]:
+        qhat, _, g_e = _ts_finite_terms(q, r, alpha, beta)
+        root = math.sqrt(max(qhat, 0.0))
+        gap = lambda rh: float(w @ np.tanh(rh + root * x)) - r  # noqa: E731  (increasing in R̂)
+        hi = 1.0
+        while gap(hi) < 0:
+            hi *= 2
+            if hi > 1e4:
+                raise SolverConvergenceError(f"teacher_neighbourhood: no R_hat reaches R = {r} (q_hat = {qhat})")
+        return qhat, optimize.brentq(gap, -hi, hi, xtol=1e-13), g_e
+
+    def update(q_: float) -> float:
+        qhat, rhat, _ = conjugates(q_)
+        new = float(w @ np.tanh(rhat + math.sqrt(qhat) * x) ** 2)
+        return min(max(new, r * r * (1 + 1e-12)), 1 - 1e-15)  # Cauchy–Schwarz: R² < q < 1
+
+    q = float(damped_fixed_point(update, q, damping=0.5, tol=1e-12, max_iter=5000,
+                                 what=f"teacher neighbourhood at alpha = {alpha}, beta = {beta}, R = {r}").x)
+    qhat, rhat, g_e = conjugates(q)
+    phi = -qhat * (1 - q) / 2 - r * rhat + float(w @ _log2cosh(rhat + math.sqrt(qhat) * x)) + alpha * g_e
+    return TeacherNeighbourhood(alpha, beta, r, phi, q, qhat, rhat)
 
 
 @dataclass(frozen=True)

@@ -96,6 +96,7 @@ VALID: dict[str, Callable[[], dict]] = {
     'solvers.perceptron.local_entropy_curve': lambda: {'alpha': 0.74, 'beta': float('inf'), 'distances': (0.01, 0.02)},
     'solvers.perceptron.flip_cost_slope': lambda: {'alpha': 0.5, 'beta': 2.0},
     'solvers.perceptron.rs_hinge': lambda: {'alpha': 0.5, 'beta': 2.0},
+    'solvers.perceptron.teacher_neighbourhood': lambda: {'alpha': 1.3, 'beta': 2.0, 'overlap': 0.9},
     'solvers.perceptron.hinge_flip_cost': lambda: {'alpha': 0.5, 'beta': 2.0},
     'solvers.perceptron.annealed_hinge_error': lambda: {'beta': 2.0},
     'solvers.perceptron.max_margin': lambda: {'alpha': 0.3},

@@ -405,3 +405,25 @@ def test_hinge_flip_cost_sits_between_the_annealed_and_the_annealed_disorder_val
         assert ann == pytest.approx(a / (0.5 + a), rel=1e-12)
         tiny = sp_.rs_hinge(1e-6, beta=beta)  # q ≈ q̂ = αβ²E[p²] ≤ αβ², and ε moves by O(q) (the O(√q) term is odd)
         assert tiny.q < 1e-6 * beta**2 and tiny.train_error == pytest.approx(ann, abs=1e-5)
+
+
+def test_teacher_neighbourhood_is_the_rs_free_entropy_at_the_saddle_overlap():
+    """Fixing R at the unconstrained finite-β saddle point (poor branch, α = 1.3) returns its free entropy, q and R̂:
+    the Lagrange multiplier that fixes R is the saddle's α∂_RG_E there (both solved to ≈ 1e-10, stationary φ to
+    O(δ²))."""
+    for beta in (2.0, 3.0):
+        poor = sp_.teacher_student_finite(1.3, beta)
+        fixed = sp_.teacher_neighbourhood(1.3, beta, poor.r)
+        assert fixed.free_entropy == pytest.approx(poor.free_entropy, abs=1e-10)
+        assert fixed.q == pytest.approx(poor.q, abs=1e-8) and fixed.rhat == pytest.approx(poor.rhat, abs=1e-7)
+
+
+@pytest.mark.parametrize("beta", [2.0, 3.0, 6.0])
+def test_teacher_is_isolated_at_finite_temperature(beta):
+    """The frozen perfect state the finite-β thresholds use (φ = 0 at q = R = 1) is tested, not assumed: inside the hard
+    window (α = 1.3) the free entropy of configurations at teacher overlap R = 1 − 10⁻ᵏ, k = 2…5, is negative and
+    rises monotonically toward 0 — no finite-energy configurations crowd around the teacher (spec §2.2 freezing,
+    teacher side)."""
+    phis = [sp_.teacher_neighbourhood(1.3, beta, 1 - 10.0**-k).free_entropy for k in (2, 3, 4, 5)]
+    assert all(p < 0 for p in phis)
+    assert all(b > a for a, b in zip(phis, phis[1:]))
