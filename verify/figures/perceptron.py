@@ -64,12 +64,15 @@ def fig_storage(verdicts):
 @figure("perceptron_transitions", claims=("perceptron.teacher_student_amp",),
         caption="(a) Teacher–student thresholds against temperature T = 1/β: first-order transition α_c(β) and the "
                 "poor-branch spinodal. (b) Freezing criterion at β = 2: √V·E[g²] for the error-counting step tends to "
-                "a constant (q̂₁ diverges: frozen), E[g²] for the hinge saturates at β²P(ω<0) = 2 (not frozen). Theory "
-                "only (the replica saddle points).", theory_only=True, panels=(1, 2), aspect=1.4)
+                "a constant (q̂₁ diverges: frozen), E[g²] for the hinge saturates at β²P(ω<0) = 2 (not frozen). (c) RS "
+                "free entropy of configurations at teacher overlap R, α = 1.3 (inside the hard window), against 1 − R: "
+                "negative and rising to 0 as R → 1 at every β, so the teacher is an isolated point of the finite-β "
+                "Gibbs measure (the perfect state's φ = 0 that (a) uses). Theory only (the replica saddle points).",
+        theory_only=True, panels=(1, 3), aspect=1.6)
 def fig_transitions(verdicts):
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, 2)
+    fig, axes = plt.subplots(1, 3)
     rows = []
     betas = np.array([2.0, 3.0, 4.0, 6.0, 10.0])
     trans = [sp_.teacher_student_transitions(beta=float(b)) for b in betas] + [sp_.teacher_student_transitions()]
@@ -87,11 +90,23 @@ def fig_transitions(verdicts):
     axes[1].plot(vs, hinge, "s-", ms=2, color="C3", label=r"hinge loss: $\mathrm{E}[g^2]$")
     axes[1].set_xscale("log")
     tidy_log_axis(axes[1])
+    axes[1].set_xticks([1e-6, 1e-4, 1e-2])
     axes[1].set_xlabel("V = 1 − q₁")
-    axes[1].set_ylabel("freezing criterion")
-    figure_legend(fig, axes, ncols=2)
-    label_panels(axes)
+    axes[1].set_ylabel("criterion")
     rows += [{"panel": "b", "V": float(v), "step_sqrtV_Eg2": a, "hinge_Eg2": b} for v, a, b in zip(vs, step, hinge)]
+    gaps = np.geomspace(1e-5, 0.3, 14)
+    for beta, color in zip((2.0, 3.0, 6.0), ("C9", "C6", "C8")):
+        phis = [sp_.teacher_neighbourhood(1.3, beta, 1 - g).free_entropy for g in gaps]
+        axes[2].plot(gaps, phis, "o-", ms=2, color=color, label=f"φ(R) near the teacher, β = {beta:g}")
+        rows += [{"panel": "c", "beta": beta, "one_minus_R": float(g), "free_entropy": f} for g, f in zip(gaps, phis)]
+    axes[2].axhline(0, color="0.6", lw=0.5)
+    axes[2].set_xscale("log")
+    tidy_log_axis(axes[2])
+    axes[2].set_xticks([1e-5, 1e-3, 1e-1])
+    axes[2].set_xlabel("1 − R")
+    axes[2].set_ylabel("φ(R)")
+    figure_legend(fig, axes, ncols=3)
+    label_panels(axes)
     return fig, rows
 
 
