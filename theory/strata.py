@@ -278,12 +278,16 @@ def q8_obstruction(d: int) -> dict[int, int]:
 # =========================================================================== task families
 def _faithful_combos(G: FiniteGroup, region: frozenset[int], d: int) -> tuple[int, list[dict[int, int]], list[tuple[int, ...]]]:
     e, chars = abelian_characters(G, region)
+    # each character's kernel as a bitmask over the group's elements; a module's kernel is the AND over its distinct
+    # characters (multiplicities do not matter), so each multiset costs one set() of its d indices
+    kernels = [sum(1 << h for h in region if chi[h] == 0) for chi in chars]
+    full, identity = sum(1 << h for h in region), 1 << 0
     out = []
     for combo in itertools.combinations_with_replacement(range(len(chars)), d):
-        kernel = set(region)
-        for x in combo:
-            kernel &= {h for h in region if chars[x][h] == 0}
-        if kernel == {0}:
+        kernel = full
+        for x in set(combo):
+            kernel &= kernels[x]
+        if kernel == identity:
             out.append(combo)
     return e, chars, out
 
