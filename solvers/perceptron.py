@@ -277,15 +277,10 @@ class RSHinge:
 
 
 def _hinge_terms(q: float, alpha: float, beta: float, kappa: float) -> tuple[float, float, float]:
-    r"""(q̂, E_t[p], E_t[p²]) of the hinge channel
-    :math:`Z_\mathrm{out} = H(u) + e^{\beta(\omega-\kappa)+\beta^2V/2}\Phi(u-\beta\sqrt V)`, u = (κ − ω)/√V,
-    ω = √q t, V = 1 − q; p = (second term)/Z is the Gibbs probability of Δ < κ and g_out = ∂_ω ln Z = βp."""
+    r"""(q̂, E_t[p], E_t[p²]) of the hinge channel at ω = √q t, V = 1 − q (:func:`_hinge_wrong_side`; q̂ = αβ²E[p²]
+    since g_out = βp)."""
     x, w = _nodes(N_NODES)
-    sv = math.sqrt(1 - q)
-    omega = math.sqrt(q) * x
-    u = (kappa - omega) / sv
-    log_a = beta * (omega - kappa) + 0.5 * beta * beta * (1 - q) + special.log_ndtr(u - beta * sv)
-    p = np.exp(log_a - np.logaddexp(log_h(u), log_a))
+    p = _hinge_wrong_side(math.sqrt(q) * x, 1 - q, beta, kappa)
     p2 = float(w @ p**2)
     return alpha * beta * beta * p2, float(w @ p), p2
 
@@ -338,8 +333,7 @@ def annealed_hinge_error(beta: float, *, kappa: float = 0.0) -> float:
     (:func:`_hinge_terms` at q = 0)."""
     check_range("beta", beta, low=0, low_open=True, high=50)
     check_range("kappa", kappa, low=-10, high=10)
-    log_a = -beta * kappa + 0.5 * beta * beta + float(special.log_ndtr(kappa - beta))
-    return math.exp(log_a - float(np.logaddexp(log_h(kappa), log_a)))
+    return float(_hinge_wrong_side(np.zeros(1), 1.0, beta, kappa)[0])
 
 
 @checked_arguments
@@ -445,6 +439,17 @@ def _panel_average(fun: Callable[[NDArray], NDArray], *, std: float, edge: float
     return total
 
 
+def _hinge_wrong_side(omega: NDArray, variance: float, beta: float, kappa: float) -> NDArray:
+    r"""Gibbs probability that a pattern with cavity field ω lies on the wrong side (Δ < κ) under the hinge weight
+    :math:`e^{-\beta\max(0,\kappa-\Delta)}`, Δ = ω + √V z: p = A/Z with
+    :math:`Z = H(u) + A`, :math:`A = e^{\beta(\omega-\kappa)+\beta^2V/2}\Phi(u-\beta\sqrt V)`, u = (κ − ω)/√V
+    (log domain). g_out = ∂_ω ln Z = βp: the hinge's freezing criterion, RS saddle and annealed error all use it."""
+    sv = math.sqrt(variance)
+    u = (kappa - omega) / sv
+    log_a = beta * (omega - kappa) + 0.5 * beta * beta * variance + special.log_ndtr(u - beta * sv)
+    return np.exp(log_a - np.logaddexp(log_h(u), log_a))
+
+
 @checked_arguments
 def freezing_criterion(loss: str, *, beta: float, variance: float, omega_var: float, kappa: float = 0.0) -> float:
     r""":math:`E_\omega[g_\mathrm{out}^2]`, :math:`g_\mathrm{out} = \partial_\omega\ln Z_\mathrm{out}(\omega; V)`, ω ~ N(0, ``omega_var``),
@@ -470,10 +475,7 @@ def freezing_criterion(loss: str, *, beta: float, variance: float, omega_var: fl
             return np.exp(2 * (math.log1p(-eps) - 0.5 * u * u - _LOG_SQRT_2PI - log_z)) / variance
     elif loss == "hinge":
         def g2(om):
-            u = (kappa - om) / sv
-            log_a = beta * (om - kappa) + 0.5 * beta * beta * variance + special.log_ndtr(u - beta * sv)
-            log_z = np.logaddexp(log_h(u), log_a)
-            return beta * beta * np.exp(2 * (log_a - log_z))
+            return (beta * _hinge_wrong_side(om, variance, beta, kappa)) ** 2
     else:
         raise ParameterError(f"loss = {loss!r} is not one of ('step', 'hinge')")
     return _panel_average(g2, std=math.sqrt(omega_var), edge=kappa, width=sv)
