@@ -193,6 +193,7 @@ VALID: dict[str, Callable[[], dict]] = {
     'theory.double_descent.relaxation_time': lambda: {'a': sp.Rational(1, 2)},
     'theory.double_descent.response_scaling_function': lambda: {'x': sp.Rational(1, 2), 'branch': 'above'},
     'theory.double_descent.variance_scaling_function': lambda: {'x': sp.Rational(1, 2)},
+    'theory.double_descent.variance_scaling_corrections': lambda: {'a': sp.Rational(1, 2)},
     'theory.grokking.grokking_time': lambda: {'eta_lam': sp.Rational(1, 1000), 'beta': sp.Rational(9, 10),
                                               'log_ratio': sp.Integer(5)},
     'theory.grokking.coupled_decoupled_ratio': lambda: {'eta_lam': sp.Rational(1, 1000), 'beta': sp.Rational(9, 10)},

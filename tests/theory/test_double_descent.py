@@ -77,6 +77,21 @@ def test_scaling_functions_limits():
     assert sp.simplify(td.response_scaling_function(x, "below") - G_plus - 2 * sp.sqrt(x)) == 0
 
 
+def test_variance_scaling_corrections_are_the_edge_amplitude_and_the_regularised_background():
+    a = sp.Symbol("a", positive=True)
+    amplitude, background = td.variance_scaling_corrections(a)
+    assert sp.simplify(amplitude - a ** sp.Rational(1, 4)) == 0 and background == sp.Rational(-1, 2)
+    # the background's regularised integral, by mpmath on the α = 1 density directly (not SymPy's antiderivative)
+    import mpmath
+
+    with mpmath.workdps(30):
+        # u = v²: (√(4 − u) − 2)/(2πu^(3/2)) du = −dv/(π(√(4 − v²) + 2)), smooth but for a square root at v = 2
+        inner, err = mpmath.quad(lambda v: -1 / (mpmath.pi * (mpmath.sqrt(4 - v * v) + 2)), [0, 1, 2], error=True)
+        # the edge form's tail beyond s₊ = 4, with u = 4/w² (du/(πu^(3/2)) = dw/π on w ∈ (0, 1])
+        tail = mpmath.quad(lambda w: 1 / mpmath.pi, [0, 1])
+        assert abs(inner - tail + mpmath.mpf(1) / 2) < 10 * err + mpmath.mpf(10) ** -25
+
+
 def test_finite_n_means():
     assert td.finite_n_ridgeless_test_error(40, 50, 1, 1) == sp.Rational(40, 9)
     assert td.finite_n_ridgeless_test_error(50, 40, 1, 1) == sp.Rational(1, 5) + sp.Rational(40, 9)
