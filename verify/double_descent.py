@@ -14,8 +14,10 @@ as a bias budget).
 """
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 from dataclasses import dataclass
 
 import numpy as np
@@ -27,10 +29,11 @@ import sympy as sp
 from gentheory.theory import double_descent as td
 from gentheory.theory._validation import ParameterError, check_choice, check_int, check_range
 from gentheory.verify._stats import (extrapolate_intercept, inverse_slope_bias, mean_and_stderr, ratio_of_means, stderr,
-                                     weighted_least_squares)
+                                     weighted_least_squares, welch_dof)
 from gentheory.verify.core import Claim, Estimate, Observation, Rival, register
 
-__all__ = ["DesignDraw", "draw_designs", "gd_snapshots", "gradient_descent", "gradient_flow_limit"]
+__all__ = ["DesignDraw", "draw_designs", "gd_snapshots", "gradient_descent", "gradient_flow_limit", "gram_spectrum",
+           "flow_variance_spectrum", "collapse_fit"]
 
 REFERENCE = "Li & Goldenfeld 2026 (double descent as a dynamical phase transition); spec double_descent.md"
 
@@ -524,8 +527,10 @@ class FDSlopes(Claim):
     reference = f"{REFERENCE} §1 (FD ratio), §3 (FD row of the table), §4.3 (twin copies)"
     Params = FDParams
     Config = LangevinConfig
-    # quick/paper sized by the power formula on the row-space point (docs/calibration.md, 'Sizing notes')
-    scales = {"quick": LangevinConfig(n_features=100, designs=64, replicas=48),
+    # quick/paper sized by the power formula on the row-space point (docs/calibration.md, 'Sizing notes'); the quick
+    # chain's step dt = 0.05 (stable: dt·s₊ ≤ 0.3) costs 2/5 of dt = 0.02 at the same slope errors, the theory being the
+    # discrete chain's at either step
+    scales = {"quick": LangevinConfig(n_features=100, designs=64, replicas=48, dt=0.05),
               "paper": LangevinConfig(n_features=300, designs=48, replicas=32)}
     # X ∈ {½, 1}: an error of 0.05 in the slope is the smallest worth resolving
     relevance = 0.0
@@ -1189,13 +1194,19 @@ class SmallestEigenvalue(Claim):
 
 
 def scaled_smallest_eigenvalues(n: int, replicates: int, rng: np.random.Generator) -> NDArray:
-    """N²s_min of (X/√N)ᵀ(X/√N) for square Gaussian X, i.e. N·σ_min(X)², for ``replicates`` draws."""
-    chunk = max(1, min(replicates, 2_000_000 // (n * n)))
-    vals = []
-    for start in range(0, replicates, chunk):
-        X = rng.standard_normal((min(chunk, replicates - start), n, n))
-        vals.append(n * np.linalg.svd(X, compute_uv=False)[:, -1] ** 2)
-    return np.concatenate(vals)
+    r"""N²s_min of (X/√N)ᵀ(X/√N) for square Gaussian X, i.e. N·σ_min(X)², for ``replicates`` draws.
+
+    Each X enters through its bidiagonal model (:func:`gram_spectrum`): :math:`BB^\top` is tridiagonal, and its
+    smallest eigenvalue alone is found by bisection (LAPACK ``stebz`` through :func:`scipy.linalg.eigvalsh_tridiagonal`,
+    O(N) per draw instead of a dense O(N³) SVD; absolute accuracy ε·4N against s_min ~ 1/N, relative ≤ 10⁻¹⁰ here).
+    """
+    from scipy.linalg import eigvalsh_tridiagonal
+
+    check_int("n", n, low=2)
+    check_int("replicates", replicates, low=1)
+    d, e = _bidiagonal_gram(n, n, replicates, rng)
+    return n * np.array([eigvalsh_tridiagonal(d[r], e[r], select="i", select_range=(0, 0), check_finite=False)[0]
+                         for r in range(replicates)])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -1257,3 +1268,314 @@ class CriticalSlowing(Claim):
                            aux={"sizes": n, "mean_log_smin": means, "se": ses},
                            info={"znu_fit": z, "znu_ci95": [z - 1.96 * z_se, z + 1.96 * z_se],
                                  "correction_c": float(fit.coef[2]), "fit_chi2": fit.chi2, "fit_dof": len(n) - 3})
+
+
+# =========================================================================== scaling collapse
+def _bidiagonal_gram(n_samples: int, n_features: int, replicates: int, rng: np.random.Generator
+                     ) -> tuple[NDArray, NDArray]:
+    """Diagonal and off-diagonal of the tridiagonal BBᵀ, (replicates, m) and (replicates, m − 1), for ``replicates``
+    independent P×N Gaussian matrices in their bidiagonal model (:func:`gram_spectrum`)."""
+    m, big = min(n_samples, n_features), max(n_samples, n_features)
+    diag = np.sqrt(rng.chisquare(np.arange(big, big - m, -1), size=(replicates, m)))
+    sub = np.sqrt(rng.chisquare(np.arange(m - 1, 0, -1), size=(replicates, m - 1)))
+    d = diag * diag
+    d[:, 1:] += sub * sub
+    return d, diag[:, :-1] * sub
+
+
+def gram_spectrum(n_samples: int, n_features: int, rng: np.random.Generator) -> NDArray:
+    r"""The nonzero eigenvalues of :math:`X^\top X` for one P×N matrix X of i.i.d. N(0, 1) entries, ascending, drawn
+    through the bidiagonal model instead of X itself.
+
+    Householder reflections from the right and the left (Golub–Kahan) bring X to a lower-bidiagonal m×m matrix B,
+    m = min(P, N), with independent entries :math:`B_{ii} \sim \chi_{\max(P,N)-i+1}`,
+    :math:`B_{i+1,i} \sim \chi_{m-i}` (Silverstein 1985; Dumitriu & Edelman 2002, the β = 1 Laguerre model), so
+    the spectrum has the law of that of the tridiagonal :math:`BB^\top`: O(m) variates and an O(m²) tridiagonal
+    eigensolver (:func:`scipy.linalg.eigvalsh_tridiagonal`) instead of PN variates, a Gram product and a dense
+    O(m³) one (tested against dense draws in law, and on the exact moments E tr W = PN, E tr W² = PN(P + N + 1)).
+    """
+    from scipy.linalg import eigvalsh_tridiagonal
+
+    check_int("n_samples", n_samples, low=1)
+    check_int("n_features", n_features, low=1)
+    d, e = _bidiagonal_gram(n_samples, n_features, 1, rng)
+    if d.shape[1] == 1:
+        return d[0]
+    return eigvalsh_tridiagonal(d[0], e[0], lapack_driver="stev", check_finite=False)
+
+
+def flow_variance_spectrum(n_features: int, n_samples: int, designs: int, times: ArrayLike, *,
+                           rng: np.random.Generator) -> NDArray:
+    r"""Exact gradient-flow variance :math:`\varepsilon_\mathrm{var}(t)/\sigma^2` of ``designs`` Gaussian designs
+    (P×N, zero teacher and initial weights), the label noise averaged out given the design:
+
+    .. math:: \varepsilon_\mathrm{var}(t)/\sigma^2 = \frac1N\sum_{k:\,s_k>0}\frac{(1-e^{-s_kt})^2}{s_k},
+
+    over the nonzero eigenvalues :math:`s_k` of :math:`A^\top A`, :math:`A = X/\sqrt N` (spec §4.2, the spectrum-only
+    estimator: each mode of the flow solved exactly, the expectation over ξ taken in closed form given the design,
+    which removes the noise draws' variance and leaves the designs'). The spectra come from :func:`gram_spectrum`
+    (the same law as the dense design's). Returns (designs, len(times)).
+    """
+    check_int("n_features", n_features, low=2)
+    check_int("n_samples", n_samples, low=1)
+    check_int("designs", designs, low=1)
+    t = np.asarray(times, float)
+    if t.ndim != 1 or np.any(~(t > 0)) or np.any(~np.isfinite(t)):
+        raise ParameterError(f"times = {t}: need a 1-d array of finite positive times")
+    out = np.empty((designs, len(t)))
+    for r in range(designs):
+        s_ = gram_spectrum(n_samples, n_features, rng) / n_features
+        if s_[0] <= 0:
+            raise FloatingPointError(f"a sampled Gram spectrum ({len(s_)} eigenvalues) has a non-positive eigenvalue "
+                                     f"{s_[0]:.3g} in floating point")
+        out[r] = np.sum(np.expm1(-np.outer(t, s_)) ** 2 / s_, axis=1) / n_features
+    return out
+
+
+@dataclass(frozen=True)
+class CollapseFit:
+    r"""A data collapse fitted by :func:`collapse_fit`: the exponents (γ, zν), the master curve's Chebyshev
+    coefficients in :math:`u = (\ln x - c)/h`, the fit's χ² on ``dof`` degrees of freedom, and ``sensitivity``
+    (2, n): the exponents' first-order response to each input value (Gauss–Newton at the optimum), for the delta
+    method."""
+
+    exponents: NDArray
+    master: NDArray
+    centre: float
+    half_width: float
+    chi2: float
+    dof: int
+    sensitivity: NDArray
+
+    def curve(self, x: ArrayLike) -> NDArray:
+        """The fitted master curve ln 𝓕(x) at reduced times x."""
+        from numpy.polynomial import chebyshev
+
+        return chebyshev.chebval((np.log(np.asarray(x, float)) - self.centre) / self.half_width, self.master)
+
+
+def collapse_fit(gaps: ArrayLike, times: ArrayLike, values: ArrayLike, ses: ArrayLike, *, degree: int = 5,
+                 start: tuple[float, float] = (1.0, 2.0)) -> CollapseFit:
+    r"""Fit the exponents of a data collapse with an unknown smooth master curve.
+
+    Model, for points i at distance :math:`\delta_i` from the critical point, time :math:`t_i` and value
+    :math:`v_i = \ln y_i` (standard error :math:`se_i` of :math:`\ln y_i`):
+
+    .. math:: v_i = -\gamma\ln\delta_i + P\big(\ln t_i + z\nu\ln\delta_i\big),
+
+    i.e. :math:`y = \delta^{-\gamma}\mathcal F(t\delta^{z\nu})`, with P a polynomial of degree ``degree`` (Chebyshev
+    basis on the range of ln x at the ``start`` exponents) standing for ln 𝓕. Weighted nonlinear least squares over
+    (γ, zν, P) (:func:`scipy.optimize.least_squares`); the exponents are identified where 𝓕 is curved (a pure power
+    law fixes only one combination), so the points should span the crossover. Raises if the fit does not converge.
+    """
+    from numpy.polynomial import chebyshev
+    from scipy.optimize import least_squares
+
+    ld, lt, v, s_ = (np.asarray(a, float) for a in (np.log(gaps), np.log(times), values, ses))
+    if not (ld.shape == lt.shape == v.shape == s_.shape) or ld.ndim != 1:
+        raise ParameterError(f"gaps, times, values, ses must be 1-d of one length; got {ld.shape}, {lt.shape}, "
+                             f"{v.shape}, {s_.shape}")
+    check_int("degree", degree, low=1)
+    n_par = degree + 3
+    if len(v) <= n_par:
+        raise ParameterError(f"{len(v)} points cannot fit {n_par} parameters (degree = {degree})")
+    if np.any(~(s_ > 0)):
+        raise ParameterError(f"ses must be positive; got min {s_.min()!r}")
+    def solve(exponents: NDArray) -> tuple[Any, float, float, Callable[[NDArray], tuple[NDArray, NDArray]]]:
+        # the Chebyshev basis spans the range of ln x at ``exponents``: centred there, the normal equations stay well
+        # conditioned at the optimum (a basis scaled for exponents far away grows like T_d(u), |u| > 1, off its range)
+        u0 = lt + exponents[1] * ld
+        centre, half = 0.5 * (u0.max() + u0.min()), 0.5 * (u0.max() - u0.min())
+
+        def model_and_jacobian(theta: NDArray) -> tuple[NDArray, NDArray]:
+            gamma, znu, coef = theta[0], theta[1], theta[2:]
+            u = (lt + znu * ld - centre) / half
+            basis = chebyshev.chebvander(u, degree)
+            slope = chebyshev.chebval(u, chebyshev.chebder(coef)) / half
+            return -gamma * ld + basis @ coef, np.column_stack([-ld, slope * ld, basis])
+
+        coef0 = np.linalg.lstsq(chebyshev.chebvander((u0 - centre) / half, degree) / s_[:, None],
+                                (v + exponents[0] * ld) / s_, rcond=None)[0]
+        res = least_squares(lambda th: (model_and_jacobian(th)[0] - v) / s_,
+                            np.concatenate([exponents, coef0]), jac=lambda th: model_and_jacobian(th)[1] / s_[:, None],
+                            method="lm", xtol=1e-12, ftol=1e-12)
+        if not res.success:
+            raise RuntimeError(f"collapse_fit did not converge: {res.message}")
+        return res, centre, half, model_and_jacobian
+
+    res, _, _, _ = solve(np.asarray(start, float))
+    res, centre, half, model_and_jacobian = solve(res.x[:2])  # the same minimum, in the basis centred on it
+    _, jac = model_and_jacobian(res.x)
+    jw = jac / s_[:, None] ** 2
+    sensitivity = np.linalg.solve(jac.T @ jw, jw.T)[:2]
+    return CollapseFit(res.x[:2].copy(), res.x[2:].copy(), float(centre), float(half), float(2 * res.cost),
+                       len(v) - n_par, sensitivity)
+
+
+@dataclass(frozen=True, kw_only=True)
+class CollapseParams:
+    """Distances δ = |1 − √α| from the threshold (each on both sides), reduced times x = tδ² of the collapse, σ²."""
+
+    gaps: tuple[float, ...] = (0.0354, 0.05, 0.0707, 0.1, 0.141)
+    reduced_times: tuple[float, ...] = (0.2, 0.4, 0.8, 1.6, 3.2, 6.4, 12.8)
+    noise: float = 1.0
+
+    def __post_init__(self) -> None:
+        for name in ("gaps", "reduced_times"):
+            object.__setattr__(self, name, tuple(float(v) for v in getattr(self, name)))
+        if len(self.gaps) < 2 or list(self.gaps) != sorted(set(self.gaps)) or not 0 < self.gaps[0] < self.gaps[-1] < 0.5:
+            raise ParameterError(f"gaps = {self.gaps}: need >= 2 increasing distances in (0, 0.5)")
+        xs = self.reduced_times
+        if len(xs) < 4 or list(xs) != sorted(set(xs)) or xs[0] <= 0:
+            raise ParameterError(f"reduced_times = {xs}: need >= 4 increasing positive values (the crossover)")
+        check_range("noise", self.noise, low=0, low_open=True)
+
+
+@dataclass(frozen=True, kw_only=True)
+class CollapseConfig:
+    """Size through the finite-size scaling variable N·δ (the same at every δ, so the finite-N correction, a function
+    of x and Nδ, is common to all δ and moves the master curve, not the exponents) and designs per (side, δ)."""
+
+    gap_size: float = 70.0
+    designs: int = 8
+
+    def __post_init__(self) -> None:
+        check_range("gap_size", self.gap_size, low=10)
+        check_int("designs", self.designs, low=3)
+
+
+#: finite-N bias of the collapse at N·δ = K, |E·_N − ·_∞| ≤ bound/K per element: (γ, zν) absolute, Φ̂ at each reduced
+#: time relative. Spectral pilots at K = 35 (24 seeds) and K = 70 (14 seeds) against the same estimator on the N = ∞
+#: values (docs/calibration.md, 'Sizing notes'): K·bias of Φ̂ the same at both K (1/K, as the soft edge's N·δ scaling
+#: says), rising from 0.02 (x = 0.2) to 0.44–0.47 (x ≥ 6.4); the exponents' bias is consistent with 0 at both (fixed
+#: N·δ moves the master curve only). Bounds: K·(|bias| + 2 SE), the larger of the two pilots, rounded up.
+COLLAPSE_FINITE_N = (0.13, 0.42, 0.02, 0.07, 0.17, 0.33, 0.47, 0.51, 0.51)
+
+#: degree of the master curve's polynomial in ln x (the exact scaling function is fitted to 2·10⁻⁴ in ln over x = 0.1–6.4)
+COLLAPSE_DEGREE = 6
+
+
+@functools.lru_cache(maxsize=1)
+def _scaling_corrections() -> tuple[Callable[[float], float], float]:
+    """The amplitude A(α) as a function and the background B of :func:`theory.double_descent.variance_scaling_corrections`."""
+    amplitude, background = td.variance_scaling_corrections()
+    return sp.lambdify(td.alpha, amplitude, "math"), float(background)
+
+
+def _collapse_load(gap: float, side: str, n_features: int) -> int:
+    return int(round((1 - gap if side == "below" else 1 + gap) ** 2 * n_features))
+
+
+@register
+class ScalingCollapse(Claim):
+    id = "double_descent.scaling_collapse"
+    statement = ("Near the interpolation threshold the gradient-flow variance of Gaussian designs collapses onto the "
+                 "scaling function Φ on both sides, (ε_var/σ² + ½)/(α^(1/4)√t) = Φ(t(1 − √α)²): the exponents fitted "
+                 "from the collapse (unknown master curve) are γ = 1, zν = 2, and the collapsed curve is Φ over the "
+                 "crossover x = 0.2–12.8 (|1 − √α| = 0.035–0.14, N|1 − √α| fixed; amplitude α^(1/4) and background −½ "
+                 "derived from the MP edge).")
+    rivals = (Rival("gap_additive", "Time adds to the gap (spec §3's heuristic Δ → Δ + c/t): ε_var ≈ "
+                    "(σ²/2)(δ² + c/t)^(−1/2), c = 1/(4Φ(0)²) — the same exponents and both asymptotes of Φ, a different "
+                    "crossover.", nearest=True),
+              Rival("mean_field_swap", "(γ, zν) = (½, 1): the gap exponents (ε ~ Δ^(−1/2), τ ~ Δ^(−1)) read as exponents "
+                    "of the distance δ = |1 − √α| (the same γ/zν = ½)."))
+    reference = f"{REFERENCE} §3 (scaling functions), §4.5"
+    Params = CollapseParams
+    Config = CollapseConfig
+    scales = {"quick": CollapseConfig(gap_size=70.0, designs=12),
+              "paper": CollapseConfig(gap_size=200.0, designs=16)}
+    #: 3 % everywhere: γ ± 0.03, zν ± 0.06 (a collapse with an exponent off by about its quick-scale 95 % CI fails) and
+    #: the curve below half its distance to the rival (up to 11 %)
+    relevance = 0.03
+    labels = ("gamma", "z nu") + tuple(f"Phi at x = {x:g}" for x in CollapseParams().reduced_times)
+
+    def sweep(self, scale: str) -> list[CollapseParams]:
+        return [CollapseParams()]
+
+    @staticmethod
+    def _phi(xs: ArrayLike) -> NDArray:
+        x = sp.Symbol("x", positive=True)
+        phi = sp.lambdify(x, td.variance_scaling_function(x), "mpmath")
+        return np.array([float(phi(v)) for v in np.atleast_1d(xs)])
+
+    def _collapse(self, p: CollapseParams, gaps: NDArray, alphas: NDArray, means: NDArray, ses: NDArray
+                  ) -> tuple[NDArray, CollapseFit, NDArray]:
+        """(estimate [γ, zν, Φ̂(x_k)], the fit, the estimate's gradient with respect to ``means``) from the
+        (side·δ, x) table of mean variances ``means`` (its ``ses`` weight the fit)."""
+        amplitude, background = _scaling_corrections()
+        xs = np.array(p.reduced_times)
+        amp = np.array([amplitude(a) for a in alphas])[:, None]
+        times = xs[None, :] / gaps[:, None] ** 2
+        shifted = means / p.noise - background
+        # equal weights in ln y: the estimator is then a fixed function of the means, the same for data and theory
+        fit = collapse_fit(np.repeat(gaps, len(xs)), times.ravel(), np.log(shifted / amp).ravel(),
+                           np.ones(shifted.size), degree=COLLAPSE_DEGREE)
+        y = shifted / (amp * np.sqrt(times))  # Φ̂ per (side·δ, x) at the theory's scaling variables
+        phi_hat = y.mean(axis=0)
+        n_rows = len(gaps)
+        grad = np.zeros((2 + len(xs), means.size))
+        grad[:2] = fit.sensitivity / (p.noise * shifted.ravel())
+        for k in range(len(xs)):
+            grad[2 + k, k::len(xs)] = 1 / (p.noise * amp[:, 0] * np.sqrt(times[:, k]) * n_rows)
+        return np.concatenate([fit.exponents, phi_hat]), fit, grad
+
+    def _exact_table(self, p: CollapseParams, alphas: NDArray, gaps: NDArray) -> NDArray:
+        xs = np.array(p.reduced_times)
+        return np.array([[sd.test_error(float(a), t=float(x / g**2), signal=0.0, noise=p.noise) for x in xs]
+                         for a, g in zip(alphas, gaps)])
+
+    def _targets(self, p: CollapseParams) -> tuple[NDArray, NDArray]:
+        gaps = np.array(p.gaps * 2)
+        alphas = np.array([(1 - g) ** 2 for g in p.gaps] + [(1 + g) ** 2 for g in p.gaps])
+        return gaps, alphas
+
+    def theory(self, p: CollapseParams) -> Estimate:
+        """(1, 2, Φ(x_k)); the error bound is this design's distance from the scaling limit: the same estimator
+        applied to the exact N = ∞ variance at the design's (α, t) (second order in δ after the corrections)."""
+        gaps, alphas = self._targets(p)
+        exact = self._exact_table(p, alphas, gaps)
+        value = np.concatenate([[1.0, 2.0], self._phi(p.reduced_times)])
+        window, _, _ = self._collapse(p, gaps, alphas, exact, np.full_like(exact, 1e-3) * exact)
+        return Estimate(value, error_bound=np.abs(window - value) + 1e-9)
+
+    def rival(self, name: str, p: CollapseParams) -> Estimate:
+        xs = np.array(p.reduced_times)
+        if name == "gap_additive":
+            phi0 = (4 - 2 * math.sqrt(2)) / math.sqrt(math.pi)
+            return Estimate(np.concatenate([[1.0, 2.0], 0.5 / np.sqrt(xs + 1 / (4 * phi0**2))]))
+        return Estimate(np.concatenate([[0.5, 1.0], np.full(len(xs), np.nan)]))
+
+    def simulate(self, p: CollapseParams, cfg: CollapseConfig, rng: np.random.Generator) -> Observation:
+        """Per (side, δ): N = K/δ (K = ``gap_size``), P = round(αN), the realised α = P/N and δ = |1 − √α|;
+        ``designs`` Gaussian designs' exact flow variances at t = x/δ² (:func:`flow_variance_spectrum`). The estimate
+        and its standard errors by the delta method over the designs (each design's seven times are correlated),
+        degrees of freedom by Welch–Satterthwaite over the independent (side, δ) groups."""
+        xs = np.array(p.reduced_times)
+        rows = []
+        for (side, gap), child in zip([(s_, g) for s_ in ("below", "above") for g in p.gaps], rng.spawn(2 * len(p.gaps))):
+            N = int(math.ceil(cfg.gap_size / gap))
+            P = _collapse_load(gap, side, N)
+            a = P / N
+            g = abs(1 - math.sqrt(a))
+            rows.append((a, g, N, flow_variance_spectrum(N, P, cfg.designs, xs / g**2, rng=child) * p.noise))
+        alphas = np.array([r[0] for r in rows])
+        gaps = np.array([r[1] for r in rows])
+        samples = np.stack([r[3] for r in rows])  # (groups, designs, x)
+        means = samples.mean(axis=1)
+        ses = samples.std(axis=1, ddof=1) / math.sqrt(cfg.designs)
+        est, fit, grad = self._collapse(p, gaps, alphas, means, ses)
+        # delta method: each group's designs are independent; within a group the x values share a design
+        contrib = np.empty((len(est), len(rows)))
+        for j in range(len(rows)):
+            cov = np.cov(samples[j], rowvar=False, ddof=1) / cfg.designs
+            gj = grad[:, j * len(xs):(j + 1) * len(xs)]
+            contrib[:, j] = np.einsum("ij,jk,ik->i", gj, cov, gj)
+        se = np.sqrt(contrib.sum(axis=1))
+        dof = welch_dof(contrib, cfg.designs - 1, axis=1)
+        bound = np.array(COLLAPSE_FINITE_N) / cfg.gap_size * np.concatenate([[1.0, 1.0], np.abs(est[2:])])
+        return Observation(Estimate(est, se, error_bound=bound, n=cfg.designs, dof=dof),
+                           aux={"alphas": alphas, "gaps": gaps, "sizes": np.array([r[2] for r in rows]),
+                                "reduced_times": xs, "means": means, "ses": ses},
+                           info={"collapse_chi2": fit.chi2, "collapse_dof": fit.dof,
+                                 "exponents_ci95": [[float(v - 1.96 * s_), float(v + 1.96 * s_)]
+                                                    for v, s_ in zip(est[:2], se[:2])]})

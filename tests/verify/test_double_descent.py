@@ -319,3 +319,107 @@ def test_peak_params_validate():
         vd.PeakParams(lam=0.1, offsets=(0.0, 1.0, 2.0))
     with pytest.raises(ParameterError, match="lam"):
         vd.PeakParams(lam=0.0)
+
+
+def test_gram_spectrum_has_the_law_of_a_dense_gaussian_design():
+    from scipy import stats
+
+    rng = np.random.default_rng(11)
+    for p, n in ((7, 12), (12, 7), (9, 9)):
+        m = min(p, n)
+        draws = np.array([vd.gram_spectrum(p, n, rng) for _ in range(4000)])
+        assert draws.shape == (4000, m) and np.all(np.diff(draws, axis=1) >= 0)
+        # exact moments of W = XXᵀ: E tr W = pn, E tr W² = pn(p + n + 1); 5 SE (false alarm 6·10⁻⁷ each)
+        for stat, want in ((draws.sum(axis=1), p * n), ((draws**2).sum(axis=1), p * n * (p + n + 1))):
+            assert abs(stat.mean() - want) < 5 * stat.std(ddof=1) / np.sqrt(len(stat))
+        dense = np.linalg.eigvalsh(np.einsum("rij,rkj->rik", *(2 * [rng.standard_normal((4000, m, max(p, n)))])))
+        # the extreme eigenvalues in law (two-sample KS at level 10⁻⁴ each)
+        for k in (0, m - 1):
+            assert stats.ks_2samp(draws[:, k], dense[:, k]).pvalue > 1e-4
+
+
+def test_scaled_smallest_eigenvalues_have_the_law_of_dense_draws():
+    from scipy import stats
+
+    rng = np.random.default_rng(12)
+    fast = vd.scaled_smallest_eigenvalues(20, 4000, rng)
+    dense = 20 * np.linalg.svd(rng.standard_normal((4000, 20, 20)), compute_uv=False)[:, -1] ** 2
+    assert stats.ks_2samp(fast, dense).pvalue > 1e-4  # two-sample KS at level 10⁻⁴
+    # one draw against its own tridiagonal matrix's dense eigenvalues (the bisection's accuracy, ε·‖T‖)
+    d, e = vd._bidiagonal_gram(20, 20, 1, np.random.default_rng(2))
+    T = np.diag(d[0]) + np.diag(e[0], 1) + np.diag(e[0], -1)
+    got = vd.scaled_smallest_eigenvalues(20, 1, np.random.default_rng(2))[0]
+    assert abs(got - 20 * np.linalg.eigvalsh(T)[0]) < 20 * 50 * np.finfo(float).eps * np.abs(T).sum(axis=1).max()
+
+
+def test_flow_variance_spectrum_equals_the_flow_solved_by_matrix_exponentials():
+    from scipy.linalg import expm
+
+    times = np.array([0.5, 3.0, 40.0])
+    for n, p in ((6, 4), (5, 9)):
+        got = vd.flow_variance_spectrum(n, p, 1, times, rng=np.random.default_rng(3))[0]
+        s = vd.gram_spectrum(p, n, np.random.default_rng(3))
+        # a design with that spectrum: X = U diag(√s) Vᵀ for any orthogonal U, V (the flow sees only the spectrum)
+        m = min(n, p)
+        u = np.linalg.qr(np.random.default_rng(4).standard_normal((p, p)))[0][:, :m]
+        v = np.linalg.qr(np.random.default_rng(5).standard_normal((n, n)))[0][:, :m]
+        A = u @ np.diag(np.sqrt(s)) @ v.T / np.sqrt(n)
+        K = A.T @ A
+        # v(t) = (1 − e^{−Kt})K⁺Aᵀξ from v(0) = 0; E_ξ|v|²/N = ‖(1 − e^{−Kt})K⁺Aᵀ‖²_F/N for σ² = 1
+        want = [np.sum(((np.eye(n) - expm(-K * t)) @ np.linalg.pinv(K) @ A.T) ** 2) / n for t in times]
+        # tolerance: expm and pinv of a 6×6 matrix, both to a few ulps times the condition number (< 10³ here)
+        assert np.allclose(got, want, rtol=1e-9, atol=0)
+    with pytest.raises(ParameterError, match="times"):
+        vd.flow_variance_spectrum(4, 3, 1, [1.0, -1.0], rng=np.random.default_rng(0))
+
+
+def test_collapse_fit_recovers_planted_exponents_and_its_sensitivity_is_the_derivative():
+    rng = np.random.default_rng(5)
+    gaps = np.repeat([0.03, 0.05, 0.08], 8)
+    x = np.tile(np.geomspace(0.1, 10, 8), 3)
+    gamma, znu = 0.8, 1.5
+    times = x / gaps**znu
+    master = np.log(np.sqrt(x) / (1 + np.sqrt(x)))  # a crossover between two power laws, like √x Φ(x)
+    values = -gamma * np.log(gaps) + master
+    fit = vd.collapse_fit(gaps, times, values, np.ones_like(values), degree=6, start=(1.0, 2.0))
+    # the planted master curve happens to be fitted exactly at these points (χ² ~ 10⁻³⁰), so the exponents are exact
+    # to the solver's tolerance
+    assert np.allclose(fit.exponents, [gamma, znu], rtol=0, atol=1e-9) and fit.chi2 < 1e-20
+    # sensitivity: first-order response of the exponents to each value, against a central difference
+    k, h = 5, 1e-6
+    up = vd.collapse_fit(gaps, times, values + h * (np.arange(len(values)) == k), np.ones_like(values), degree=6)
+    down = vd.collapse_fit(gaps, times, values - h * (np.arange(len(values)) == k), np.ones_like(values), degree=6)
+    # tolerance: the central difference's O(h²) and the solver's 10⁻¹² steps divided by h
+    assert np.allclose((up.exponents - down.exponents) / (2 * h), fit.sensitivity[:, k], rtol=1e-5, atol=1e-5)
+    noisy = values + 1e-3 * rng.standard_normal(len(values))
+    assert vd.collapse_fit(gaps, times, noisy, np.full_like(values, 1e-3), degree=6).dof == len(values) - 9
+    with pytest.raises(ParameterError, match="cannot fit"):
+        vd.collapse_fit(gaps[:8], times[:8], values[:8], np.ones(8), degree=6)
+
+
+def test_collapse_residual_is_second_order_in_the_distance_after_the_derived_corrections():
+    """(ε_var/σ² + ½)/(α^(1/4)√t) − Φ(x) at fixed x falls 4× when δ = |1 − √α| halves (the bare ε_var/(σ²√t) − Φ only
+    2×): the amplitude and background of theory.variance_scaling_corrections are the whole first-order correction."""
+    from gentheory.solvers.double_descent import test_error
+
+    phi = vd.ScalingCollapse._phi
+    for x in (0.4, 3.2):
+        for sign in (1, -1):
+            res, bare = [], []
+            for d in (0.04, 0.02, 0.01):
+                a, t = (1 - sign * d) ** 2, x / d**2
+                e = test_error(a, t=t, signal=0.0, noise=1.0)
+                res.append((e + 0.5) / (a**0.25 * np.sqrt(t)) - phi(x)[0])
+                bare.append(e / np.sqrt(t) - phi(x)[0])
+            ratios = np.array(res[:-1]) / np.array(res[1:])
+            assert np.all((ratios > 3.5) & (ratios < 4.5)), (x, sign, ratios)
+            assert np.all(np.abs(np.array(bare[:-1]) / np.array(bare[1:]) - 2) < 0.3)
+
+
+def test_collapse_params_validate():
+    with pytest.raises(ParameterError, match="gaps"):
+        vd.CollapseParams(gaps=(0.1,))
+    with pytest.raises(ParameterError, match="reduced_times"):
+        vd.CollapseParams(reduced_times=(1.0, 0.5, 2.0, 3.0))
+    with pytest.raises(ParameterError, match="gap_size"):
+        vd.CollapseConfig(gap_size=5.0)

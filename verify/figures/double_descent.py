@@ -264,35 +264,48 @@ def fig_ridge_peak(verdicts):
     return fig, rows
 
 
-@figure("double_descent_scaling", claims=("double_descent.critical_slowing", "double_descent.smallest_eigenvalue"),
-        caption="(a) Response collapse: R(τ)√τ against x = τ(1 − √α)² for α = 0.5, 0.8, 0.9 (below, rising to the "
-                "London plateau 2√x) and α = 1.1, 1.25, 2 (above) from the MP quadrature, with the scaling functions "
-                "F(x) + 2√x and F(x) = e^(−x)/√π − √x erfc√x (dashed). (b) Critical slowing at α = 1: mean "
+@figure("double_descent_scaling", claims=("double_descent.scaling_collapse", "double_descent.critical_slowing",
+                                         "double_descent.smallest_eigenvalue"),
+        caption="(a) Data collapse of the gradient-flow variance near the threshold: Φ̂ = (ε_var/σ² + ½)/(α^(1/4)√t) against "
+                "x = t(1 − √α)² for |1 − √α| = 0.035–0.14 below (filled) and above (open) α = 1, N|1 − √α| fixed "
+                "(simulated Gaussian designs, ±z*·se), on the scaling function Φ (line); dashed: the rival "
+                "gap-additive form ½(x + c)^(−1/2). (b) Critical slowing at α = 1: mean "
                 "log(s_min) against N with the fitted N^(−zν̄) law (±z*·se). (c) CDF of N²s_min extrapolated to N = ∞ "
-                "(dots, ±z*·se) against Edelman's law 1 − e^(−x/2−√x) and the rival 1 − e^(−x/2). Panel (a) is theory "
-                "(the MP quadrature); (b) and (c) are simulations against theory.", panels=(1, 3), aspect=1.6)
+                "(dots, ±z*·se) against Edelman's law 1 − e^(−x/2−√x) and the rival 1 − e^(−x/2). All panels are "
+                "simulations against theory.", panels=(1, 3), aspect=1.6)
 def fig_scaling(verdicts):
     import matplotlib.pyplot as plt
-    from scipy.special import erfc
+
+    from gentheory.verify.double_descent import ScalingCollapse, _scaling_corrections
 
     fig, axes = plt.subplots(1, 3)
     rows = []
-    xs = np.geomspace(1e-3, 10, 60)
-    big_f = np.exp(-xs) / math.sqrt(math.pi) - np.sqrt(xs) * erfc(np.sqrt(xs))
-    for c, a in enumerate((0.5, 0.8, 0.9, 1.1, 1.25, 2.0)):
-        gap = (1 - math.sqrt(a)) ** 2
-        tau = xs / gap
-        r = sd.response(tau, a)
-        axes[0].plot(xs, r * np.sqrt(tau), "-", lw=0.8, color=f"C{c}", label=f"α = {a}")
-        rows += [{"panel": "a", "alpha": a, "x": float(x), "R_sqrt_tau": float(v)} for x, v in zip(xs, r * np.sqrt(tau))]
-    axes[0].plot(xs, big_f, "k--", lw=0.6, label="F(x), F(x) + 2√x")
-    axes[0].plot(xs, big_f + 2 * np.sqrt(xs), "k--", lw=0.6)
+    v = verdicts["double_descent.scaling_collapse"]
+    pt = v.points[0]
+    amplitude, background = _scaling_corrections()
+    xs, noise = np.asarray(pt.aux["reduced_times"]), float(pt.params["noise"])
+    for j, (a, g) in enumerate(zip(pt.aux["alphas"], pt.aux["gaps"])):
+        scale = amplitude(float(a)) * np.sqrt(xs / g**2)
+        y = (pt.aux["means"][j] / noise - background) / scale
+        se = pt.aux["ses"][j] / noise / scale
+        k = j % len(pt.params["gaps"])  # the rows run over the gaps below, then above
+        below = a < 1
+        n_gaps = len(pt.params["gaps"])
+        simulation_errorbar(axes[0], xs * (1 + 0.03 * (k - (n_gaps - 1) / 2)), y, se, v.z_star, color=f"C{k}",
+                            mfc=f"C{k}" if below else "none",
+                            label=f"|1 − √α| = {float(g):.3f}" if below else None)
+        rows += [{"panel": "a", "alpha": float(a), "x": float(x), "collapsed": float(yy), "se": float(e)}
+                 for x, yy, e in zip(xs, y, se)]
+    xx = np.geomspace(xs.min() / 1.5, xs.max() * 1.5, 80)
+    axes[0].plot(xx, ScalingCollapse._phi(xx), "k-", lw=0.8, label="Φ(x)")
+    phi0 = (4 - 2 * math.sqrt(2)) / math.sqrt(math.pi)
+    axes[0].plot(xx, 0.5 / np.sqrt(xx + 1 / (4 * phi0**2)), "--", color="0.5", lw=0.8, label="rival: gap-additive")
+    axes[0].plot([], [], "o", color="0.3", ms=3, label="α < 1 (filled)")
+    axes[0].plot([], [], "o", color="0.3", mfc="none", ms=3, label="α > 1 (open)")
     axes[0].set_xscale("log")
-    axes[0].set_yscale("log")
     tidy_log_axis(axes[0], "x")
-    tidy_log_axis(axes[0], "y")
-    axes[0].set_xlabel(r"$\tau(1-\sqrt{\alpha})^2$")
-    axes[0].set_ylabel(r"$R(\tau)\sqrt{\tau}$")
+    axes[0].set_xlabel(r"$x = t(1-\sqrt{\alpha})^2$")
+    axes[0].set_ylabel(r"collapsed $\hat\Phi(x)$")
     pt = verdicts["double_descent.critical_slowing"].points[0]
     n, m, se = pt.aux["sizes"], pt.aux["mean_log_smin"], pt.aux["se"]
     simulation_errorbar(axes[1], n, m, se, verdicts["double_descent.critical_slowing"].z_star, color="C3", label=SIM)
