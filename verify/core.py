@@ -184,16 +184,25 @@ class Rival:
     paper : bool
         The paper's own statement, which the data contradict: the claim is a refuted finding and its
         ``statement`` is the corrected one.
+    scales : tuple of str
+        The scales at which the data must reject it (empty: every scale). A rival only the paper scale can
+        resolve (a competing value nearer than the quick scale's resolution) is declared there alone; at the
+        other scales it is reported, not assessed.
     """
 
     name: str
     statement: str
     nearest: bool = False
     paper: bool = False
+    scales: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.name.isidentifier():
             raise ValueError(f"rival name {self.name!r} is not an identifier")
+
+    def assessed_at(self, scale: str) -> bool:
+        """Whether the data at ``scale`` must reject this rival."""
+        return not self.scales or scale in self.scales
 
 
 class Claim(abc.ABC):
@@ -215,6 +224,9 @@ class Claim(abc.ABC):
         Smallest *relative* discrepancy that matters (power requirement); ``relevance_abs`` adds an
         absolute floor, one number or one per element of a point's value (when the theory–rival distance
         differs by element). See the relevance rule in the module docstring.
+    relevance_by_scale : dict
+        ``relevance_abs`` replaced at the scales named (the relevance rule holds per scale against the nearest
+        rivals declared there: a scale that must separate a nearer rival declares a smaller relevance).
     relevance_note : str
         Why the relevance departs from half the distance to the nearest rival, if it does.
     interval_theory : bool
@@ -236,6 +248,7 @@ class Claim(abc.ABC):
     scales: ClassVar[dict[str, Any]]
     relevance: ClassVar[float] = 0.05
     relevance_abs: ClassVar[float | tuple[float, ...]] = 0.0
+    relevance_by_scale: ClassVar[dict[str, float | tuple[float, ...]]] = {}
     relevance_note: ClassVar[str] = ""
     interval_theory: ClassVar[bool] = False
     labels: ClassVar[tuple[str, ...]] = ()
@@ -279,6 +292,10 @@ class Claim(abc.ABC):
 
         return self.Params(**{k: back(v) for k, v in d.items()})
 
+    def relevance_floor(self, scale: str) -> float | tuple[float, ...]:
+        """The absolute relevance floor at ``scale``: ``relevance_by_scale[scale]``, else ``relevance_abs``."""
+        return self.relevance_by_scale.get(scale, self.relevance_abs)
+
     @property
     def refuted_rival(self) -> Rival | None:
         """The paper's statement this claim refutes, if it is a refuted finding."""
@@ -312,6 +329,13 @@ def register(cls: type[Claim]) -> type[Claim]:
         raise TypeError(f"claim {cid}: rivals {names} must be one or more, with distinct names")
     if sum(r.paper for r in cls.rivals) > 1:
         raise TypeError(f"claim {cid}: at most one rival is the paper's refuted statement")
+    for scale in set(cls.relevance_by_scale) | {sc for r in cls.rivals for sc in r.scales}:
+        if scale not in cls.scales:
+            raise TypeError(f"claim {cid}: scale {scale!r} (a rival's or relevance_by_scale's) is not one of "
+                            f"{tuple(cls.scales)}")
+    for scale in cls.scales:
+        if not any(r.nearest and r.assessed_at(scale) for r in cls.rivals):
+            raise TypeError(f"claim {cid}: no nearest rival is assessed at scale {scale!r}")
     REGISTRY[cid] = cls()
     return cls
 
@@ -422,11 +446,25 @@ class RivalOutcome:
     rejected: bool
     z_max: float
     points_rejected: int
+    #: False for a rival declared at other scales only (reported, not assessed, at this one)
+    assessed: bool = True
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> "RivalOutcome":
         return cls(str(d["name"]), str(d["statement"]), bool(d["nearest"]), bool(d["paper"]), bool(d["rejected"]),
-                   float(d["z_max"]), int(d["points_rejected"]))
+                   float(d["z_max"]), int(d["points_rejected"]), bool(d.get("assessed", True)))
+
+    @property
+    def outcome(self) -> str:
+        """"rejected", "NOT rejected", or, for a rival declared at other scales, "not assessed at this scale"."""
+        if not self.assessed:
+            return "not assessed at this scale"
+        return "rejected" if self.rejected else "NOT rejected"
+
+    @property
+    def mark(self) -> str:
+        """✓ rejected, ✗ not rejected, – not assessed at this scale (for tables)."""
+        return "–" if not self.assessed else ("✓" if self.rejected else "✗")
 
 
 @dataclass
@@ -460,8 +498,8 @@ class Verdict:
 
     @property
     def rival_rejected(self) -> bool:
-        """Every rival rejected by the data."""
-        return all(r.rejected for r in self.rivals)
+        """Every rival assessed at this scale rejected by the data."""
+        return all(r.rejected for r in self.rivals if r.assessed)
 
     @property
     def theory_rejected(self) -> bool:
@@ -477,8 +515,7 @@ class Verdict:
         return to_jsonable(d)
 
     def __str__(self) -> str:
-        rivals = ", ".join(f"{r.name} {'rejected' if r.rejected else 'NOT rejected'} (max z {r.z_max:.3g})"
-                           for r in self.rivals)
+        rivals = ", ".join(f"{r.name} {r.outcome} (max z {r.z_max:.3g})" for r in self.rivals)
         if self.kind == "deterministic":
             test = f"deterministic; max |sim − theory| / bound = {self.z_max:.3g} vs 1"
         else:

@@ -21,7 +21,7 @@ def short_number(x: float) -> str:
 
 
 def _rivals_cell(v: Verdict) -> str:
-    return ", ".join(f"{r.name}{' (paper)' if r.paper else ''} {'✓' if r.rejected else '**✗**'} "
+    return ", ".join(f"{r.name}{' (paper)' if r.paper else ''} {'**✗**' if r.mark == '✗' else r.mark} "
                      f"{r.points_rejected}/{len(v.points)}" for r in v.rivals)
 
 
@@ -227,7 +227,7 @@ def render_markdown(verdicts: Sequence[Verdict], *, title: str = "gentheory repo
         ]
         for r in v.rivals:
             tag = "paper's statement, refuted" if r.paper else ("nearest rival" if r.nearest else "rival")
-            out.append(f"*{tag.capitalize()} `{r.name}`.* {r.statement} — {'rejected' if r.rejected else 'NOT rejected'}"
+            out.append(f"*{tag.capitalize()} `{r.name}`.* {r.statement} — {r.outcome}"
                        f" at {r.points_rejected}/{len(v.points)} points, max z = {short_number(r.z_max)}.  ")
         out += [
             f"*Reference.* {v.reference}  ",

@@ -61,7 +61,7 @@ def _summary_table(verdicts: Sequence[Verdict]) -> str:
     rows = []
     for v in verdicts:
         what, theory, simulation = worst_number(v)
-        rivals = ", ".join(f"{_e(r.name)}{' (paper)' if r.paper else ''} {'✓' if r.rejected else '<b>✗</b>'} "
+        rivals = ", ".join(f"{_e(r.name)}{' (paper)' if r.paper else ''} {'<b>✗</b>' if r.mark == '✗' else r.mark} "
                            f"{r.points_rejected}/{len(v.points)}" for r in v.rivals)
         rows.append([f'<a href="#{_e(v.claim)}"><code>{_e(v.claim)}</code></a>', _e(what), _e(theory),
                      _e(simulation), _e(short_number(v.z_max)), _e(short_number(v.z_star)), rivals, _status(v.status)])
@@ -85,7 +85,7 @@ def _claim_section(v: Verdict, figures: Sequence[tuple[str, int, str]]) -> str:
     for r in v.rivals:
         tag = "paper's statement, refuted" if r.paper else ("nearest rival" if r.nearest else "rival")
         out.append(f"<li><b>{_e(tag.capitalize())} <code>{_e(r.name)}</code>.</b> {_e(r.statement)} — "
-                   f"{'rejected' if r.rejected else '<b>not rejected</b>'} at {r.points_rejected}/{len(v.points)} "
+                   f"{'<b>not rejected</b>' if r.mark == '✗' else _e(r.outcome)} at {r.points_rejected}/{len(v.points)} "
                    f"points, max z = {_e(short_number(r.z_max))}.</li>")
     out.append("</ul>")
     out.append(f"<p><b>Reference.</b> {_e(v.reference)}<br><b>Setting</b> (every point). {_e(setting_text(v))}</p>")

@@ -106,9 +106,9 @@ def evaluate_point(claim_id: str, params: Any, scale: str, base_seed: int) -> Po
             )
 
 
-def _relevance(claim: Claim, theory: Estimate) -> NDArray:
-    """The declared relevance at each element: max(relevance·|theory|, relevance_abs)."""
-    return np.maximum(claim.relevance * np.abs(np.asarray(theory.value, float)), claim.relevance_abs)
+def _relevance(claim: Claim, theory: Estimate, scale: str) -> NDArray:
+    """The declared relevance at each element: max(relevance·|theory|, the scale's absolute floor)."""
+    return np.maximum(claim.relevance * np.abs(np.asarray(theory.value, float)), claim.relevance_floor(scale))
 
 
 def _rival_applies(rival: Estimate, theory: Estimate, relevance: NDArray, shape: tuple[int, ...], *,
@@ -128,23 +128,24 @@ def _rival_applies(rival: Estimate, theory: Estimate, relevance: NDArray, shape:
     return ~np.isnan(value) & ~inside
 
 
-def relevance_ratio(claim: Claim, points: Sequence[PointResult]) -> float:
+def relevance_ratio(claim: Claim, points: Sequence[PointResult], scale: str) -> float:
     r"""The relevance rule's ratio: relevance over half the distance theory–nearest rival, at the element where
     that distance is largest relative to the relevance (the element that separates them best).
 
     .. math:: \rho = \min_{\text{elements}} \frac{\mathrm{rel}}{\tfrac12|\theta - r_\mathrm{nearest}|}
 
-    over the nearest rivals; ρ ≤ 1 means a PASS (δ_min ≤ rel) separates the theory from the nearest rival.
-    NaN when the claim declares no nearest rival; inf when the nearest rival coincides with the theory.
+    over the nearest rivals assessed at ``scale``, with that scale's relevance; ρ ≤ 1 means a PASS (δ_min ≤ rel)
+    separates the theory from the nearest rival. NaN when the claim declares no nearest rival; inf when the
+    nearest rival coincides with the theory.
     """
-    nearest = [r.name for r in claim.rivals if r.nearest]
+    nearest = [r.name for r in claim.rivals if r.nearest and r.assessed_at(scale)]
     if not nearest or not points:
         return math.nan
     best = math.inf
     for p in points:
         if p.error or not p.rivals:
             continue
-        rel = _relevance(claim, p.theory)
+        rel = _relevance(claim, p.theory, scale)
         t = np.asarray(p.theory.value, float)
         for name in nearest:
             half = np.atleast_1d(0.5 * np.abs(np.asarray(p.rivals[name].value, float) - t))
@@ -164,8 +165,8 @@ def assess(claim: Claim, points: Sequence[PointResult], *, scale: str, alpha: fl
                                   alpha=alpha, points=list(points), elapsed=elapsed, provenance=prov)
     if errors:
         return Verdict(status="ERROR", kind="-", z_max=np.nan, z_star=np.nan, m=0,
-                       rivals=[RivalOutcome(r.name, r.statement, r.nearest, r.paper, False, np.nan, 0)
-                               for r in claim.rivals],
+                       rivals=[RivalOutcome(r.name, r.statement, r.nearest, r.paper, False, np.nan, 0,
+                                            r.assessed_at(scale)) for r in claim.rivals],
                        delta_min_ratio=np.nan, relevance_ratio=np.nan,
                        message=(errors[0].error or "").strip().splitlines()[-1], **common)
 
@@ -182,7 +183,7 @@ def assess(claim: Claim, points: Sequence[PointResult], *, scale: str, alpha: fl
     rival_hits = {r.name: 0 for r in claim.rivals}
     for p in points:
         c = cmp(p, p.theory, thr)
-        rel = _relevance(claim, p.theory)
+        rel = _relevance(claim, p.theory, scale)
         # an interval prediction's half-width is the set it allows, not an uncertainty of the comparison
         bound = np.broadcast_to(p.measured.error_bound, np.shape(c.bound)) if claim.interval_theory else c.bound
         delta_min = np.where(c.sigma > 0, detectable_multiplier(thr, c.dof) * c.sigma + bound, bound)
@@ -194,9 +195,12 @@ def assess(claim: Claim, points: Sequence[PointResult], *, scale: str, alpha: fl
             cr = cmp(p, pred, thr)
             applies = _rival_applies(pred, p.theory, rel, np.shape(cr.z), interval=claim.interval_theory)
             pz[r.name] = np.where(applies, cr.z, np.nan)
-            prej[r.name] = bool(np.any(np.asarray(cr.rejected) & applies))
             if np.any(applies):
                 rival_z[r.name] = max(rival_z[r.name], float(np.max(np.asarray(cr.z)[applies])))
+            if not r.assessed_at(scale):  # declared at other scales: its z is reported, not assessed
+                prej[r.name] = False
+                continue
+            prej[r.name] = bool(np.any(np.asarray(cr.rejected) & applies))
             rival_hits[r.name] += int(prej[r.name])
         p.assessment = PointAssessment(
             score=float(np.max(c.score)), z=[float(x) for x in np.atleast_1d(c.z)],
@@ -208,10 +212,10 @@ def assess(claim: Claim, points: Sequence[PointResult], *, scale: str, alpha: fl
         z_max = max(z_max, float(np.max(c.z)))
         delta_ratio = max(delta_ratio, float(np.max(ratio)))
     outcomes = [RivalOutcome(r.name, r.statement, r.nearest, r.paper, rival_hits[r.name] > 0, rival_z[r.name],
-                             rival_hits[r.name]) for r in claim.rivals]
+                             rival_hits[r.name], r.assessed_at(scale)) for r in claim.rivals]
     kind = "statistical" if m > 0 else "deterministic"
-    paper = [o for o in outcomes if o.paper]
-    missed = [o.name for o in outcomes if not o.rejected and not o.paper]
+    paper = [o for o in outcomes if o.paper and o.assessed]
+    missed = [o.name for o in outcomes if o.assessed and not o.rejected and not o.paper]
     if score_max > 1:
         status, msg = "FAIL", "the data reject the theory at some sweep point"
     elif paper and not paper[0].rejected:
@@ -224,7 +228,8 @@ def assess(claim: Claim, points: Sequence[PointResult], *, scale: str, alpha: fl
         status, msg = ("REFUTED", f"the paper's statement ({paper[0].name}) is rejected; the corrected one holds") \
             if paper else ("PASS", "")
     return Verdict(status=status, kind=kind, z_max=z_max, z_star=thr if m > 0 else 1.0, m=m, rivals=outcomes,
-                   delta_min_ratio=delta_ratio, relevance_ratio=relevance_ratio(claim, points), message=msg, **common)
+                   delta_min_ratio=delta_ratio, relevance_ratio=relevance_ratio(claim, points, scale), message=msg,
+                   **common)
 
 
 @contextlib.contextmanager

@@ -41,15 +41,22 @@ def test_every_rival_as_the_theory_is_rejected(quick_results, claim_id):
     _, verdicts = quick_results
     v = verdicts[claim_id]
     claim = get_claim(claim_id)
+    _assert_rivals_as_theory_fail(claim, v.points, "quick")
+
+
+def _assert_rivals_as_theory_fail(claim, points, scale):
     for rival in claim.rivals:
+        if not rival.assessed_at(scale):
+            continue
+
         def as_theory(p, name=rival.name):
             r = p.rivals[name]
             value = np.where(np.isnan(np.asarray(r.value, float)), np.asarray(p.theory.value, float),
                              np.asarray(r.value, float))
             return Estimate(value, r.stderr, r.error_bound, r.n, r.dof)
 
-        got = assess(claim, _with_theory(v.points, as_theory), scale="quick")
-        assert got.status == "FAIL", f"{claim_id}: rival {rival.name} as the theory gives {got.status}"
+        got = assess(claim, _with_theory(points, as_theory), scale=scale)
+        assert got.status == "FAIL", f"{claim.id}: rival {rival.name} as the theory gives {got.status} at {scale} scale"
 
 
 @pytest.mark.parametrize("sign", (1, -1), ids=("up", "down"))
@@ -69,7 +76,7 @@ def test_theory_moved_by_twice_its_relevance_is_rejected(quick_results, claim_id
             flip = np.full(t.shape, sign < 0)
             flip.flat[np.argmax(np.abs(m) / np.where(se > 0, se, np.inf))] = True
             return Estimate(np.where(flip, -t, t), p.theory.stderr, p.theory.error_bound, p.theory.n, p.theory.dof)
-        rel = np.maximum(claim.relevance * np.abs(t), claim.relevance_abs)
+        rel = np.maximum(claim.relevance * np.abs(t), claim.relevance_floor("quick"))
         return Estimate(t + sign * 2 * rel, p.theory.stderr, p.theory.error_bound, p.theory.n, p.theory.dof)
 
     got = assess(claim, _with_theory(v.points, moved), scale="quick")
@@ -98,6 +105,8 @@ def test_relevance_is_at_most_half_the_distance_to_the_nearest_rival(quick_resul
 def test_claim_passes_at_paper_scale(tmp_path, claim_id):
     from gentheory.verify import ResultStore, run_claims
 
-    (v,) = run_claims([get_claim(claim_id)], scale="paper", store=ResultStore(tmp_path), executor="process",
-                      progress=False)
+    claim = get_claim(claim_id)
+    (v,) = run_claims([claim], scale="paper", store=ResultStore(tmp_path), executor="process", progress=False)
     assert v.status in SUCCESS and v.rival_rejected, render_markdown([v])
+    # the negative controls of the rivals this scale declares (some are declared at paper scale alone)
+    _assert_rivals_as_theory_fail(claim, v.points, "paper")

@@ -321,6 +321,70 @@ def test_an_equal_rival_is_not_rejected_when_the_data_sit_inside_the_theory_tole
     assert v.status == "FAIL"  # the paper rival is no longer rejected
 
 
+def _scale_claim():
+    """A claim whose nearer rival (1.1) only the paper scale resolves: declared there, with a smaller relevance."""
+    from gentheory.verify.core import Claim, Rival
+
+    class PerScale(Claim):
+        id = "test.per_scale"
+        statement = "the value is 1"
+        rivals = (Rival("far", "the value is 0", nearest=True),
+                  Rival("near", "the value is 1.1", nearest=True, scales=("paper",)))
+        reference = "test"
+        Params = dict
+        Config = dict
+        scales = {"quick": {}, "paper": {}}
+        relevance = 0.0
+        relevance_abs = 0.4
+        relevance_by_scale = {"paper": 0.05}
+
+        def sweep(self, scale):
+            return [{}]
+
+        def theory(self, p):
+            return Estimate(1.0)
+
+        def rival(self, name, p):
+            return Estimate(0.0 if name == "far" else 1.1)
+
+        def simulate(self, p, cfg, rng):
+            raise NotImplementedError
+
+    return PerScale()
+
+
+@pytest.mark.parametrize("scale, measured_se, status, near", [
+    ("quick", 0.05, "PASS", "not assessed at this scale"),   # 1.1 within 2 SE: reported, not assessed
+    ("paper", 0.05, "UNDERPOWERED", "NOT rejected"),         # declared here: the same data are underpowered
+    ("paper", 0.005, "PASS", "rejected"),                    # resolved: rejected at z ≈ 20
+])
+def test_a_rival_declared_at_one_scale_is_assessed_there_alone(scale, measured_se, status, near):
+    from gentheory.verify.core import PointResult
+    from gentheory.verify.runner import assess, relevance_ratio
+
+    claim = _scale_claim()
+    point = PointResult(claim.id, {}, claim.theory({}), Estimate(1.0, measured_se, n=1000, dof=999),
+                        {r.name: claim.rival(r.name, {}) for r in claim.rivals}, {}, [0], 0.0, "k")
+    v = assess(claim, [point], scale=scale)
+    assert v.status == status, v.message
+    assert {r.name: r.outcome for r in v.rivals}["near"] == near
+    # the relevance rule per scale, at the best-separated nearest rival declared there: 0.4 against ½·1 at quick;
+    # at paper 0.05 against ½·1 (and against ½·0.1 for the near rival: ratio 1, a PASS separates it too)
+    assert relevance_ratio(claim, [point], scale) == pytest.approx(0.8 if scale == "quick" else 0.1)
+    assert v.rival_rejected == (status == "PASS")
+
+
+def test_per_scale_declarations_must_name_a_scale_and_keep_a_nearest_rival_at_each():
+    from gentheory.verify.core import Rival, register
+
+    bad = type(_scale_claim())
+    with pytest.raises(TypeError, match="not one of"):
+        register(type("Bad", (bad,), {"id": "test.bad_scale", "relevance_by_scale": {"huge": 0.1}}))
+    with pytest.raises(TypeError, match="no nearest rival is assessed at scale 'quick'"):
+        register(type("Bad", (bad,), {"id": "test.bad_nearest",
+                                      "rivals": (Rival("near", "1.1", nearest=True, scales=("paper",)),)}))
+
+
 def _rewrite_checked(path, edit):
     """Rewrite a stored file with ``edit(payload)`` applied and a valid checksum: a well-sealed bad file."""
     payload = json.loads(path.read_text())["payload"]
