@@ -227,8 +227,9 @@ def render_markdown(verdicts: Sequence[Verdict], *, title: str = "gentheory repo
         ]
         for r in v.rivals:
             tag = "paper's statement, refuted" if r.paper else ("nearest rival" if r.nearest else "rival")
-            out.append(f"*{tag.capitalize()} `{r.name}`.* {r.statement} — {r.outcome}"
-                       f" at {r.points_rejected}/{len(v.points)} points, max z = {short_number(r.z_max)}.  ")
+            where = "" if not r.assessed else f" at {r.points_rejected}/{len(v.points)} points"
+            out.append(f"*{tag.capitalize()} `{r.name}`.* {r.statement} — {r.outcome}{where}, max z = "
+                       f"{short_number(r.z_max)}.  ")
         out += [
             f"*Reference.* {v.reference}  ",
             f"*Setting* (every point). {setting_text(v)}  ",

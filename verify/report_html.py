@@ -84,9 +84,10 @@ def _claim_section(v: Verdict, figures: Sequence[tuple[str, int, str]]) -> str:
            f"<p><b>Claim.</b> {_e(v.statement)}</p><ul>"]
     for r in v.rivals:
         tag = "paper's statement, refuted" if r.paper else ("nearest rival" if r.nearest else "rival")
+        where = "" if not r.assessed else f" at {r.points_rejected}/{len(v.points)} points"
         out.append(f"<li><b>{_e(tag.capitalize())} <code>{_e(r.name)}</code>.</b> {_e(r.statement)} — "
-                   f"{'<b>not rejected</b>' if r.mark == '✗' else _e(r.outcome)} at {r.points_rejected}/{len(v.points)} "
-                   f"points, max z = {_e(short_number(r.z_max))}.</li>")
+                   f"{'<b>not rejected</b>' if r.mark == '✗' else _e(r.outcome)}{where}, max z = "
+                   f"{_e(short_number(r.z_max))}.</li>")
     out.append("</ul>")
     out.append(f"<p><b>Reference.</b> {_e(v.reference)}<br><b>Setting</b> (every point). {_e(setting_text(v))}</p>")
     out.append(f"<p><b>Test.</b> {_e(v.kind)}, m = {v.m}, z* = {_e(short_number(v.z_star))}, max z = {_e(short_number(v.z_max))}, "

@@ -194,12 +194,17 @@ def assess(claim: Claim, points: Sequence[PointResult], *, scale: str, alpha: fl
             pred = p.rivals[r.name]
             cr = cmp(p, pred, thr)
             applies = _rival_applies(pred, p.theory, rel, np.shape(cr.z), interval=claim.interval_theory)
+            if not r.assessed_at(scale):
+                # declared at other scales: its z is reported wherever it predicts (it may lie inside this scale's
+                # relevance), never assessed
+                shown = ~np.isnan(np.broadcast_to(np.asarray(pred.value, float), np.shape(cr.z)))
+                pz[r.name], prej[r.name] = np.where(shown, cr.z, np.nan), False
+                if np.any(shown):
+                    rival_z[r.name] = max(rival_z[r.name], float(np.max(np.asarray(cr.z)[shown])))
+                continue
             pz[r.name] = np.where(applies, cr.z, np.nan)
             if np.any(applies):
                 rival_z[r.name] = max(rival_z[r.name], float(np.max(np.asarray(cr.z)[applies])))
-            if not r.assessed_at(scale):  # declared at other scales: its z is reported, not assessed
-                prej[r.name] = False
-                continue
             prej[r.name] = bool(np.any(np.asarray(cr.rejected) & applies))
             rival_hits[r.name] += int(prej[r.name])
         p.assessment = PointAssessment(
