@@ -305,7 +305,7 @@ def fig_scaling(verdicts):
     axes[0].set_xscale("log")
     tidy_log_axis(axes[0], "x")
     axes[0].set_xlabel(r"$x = t(1-\sqrt{\alpha})^2$")
-    axes[0].set_ylabel(r"collapsed $\hat\Phi(x)$")
+    axes[0].set_ylabel(r"$\hat\Phi(x)$")
     pt = verdicts["double_descent.critical_slowing"].points[0]
     n, m, se = pt.aux["sizes"], pt.aux["mean_log_smin"], pt.aux["se"]
     simulation_errorbar(axes[1], n, m, se, verdicts["double_descent.critical_slowing"].z_star, color="C3", label=SIM)
