@@ -37,6 +37,9 @@ __all__ = ["DesignDraw", "draw_designs", "gd_snapshots", "gradient_descent", "gr
 
 REFERENCE = "Li & Goldenfeld 2026 (double descent as a dynamical phase transition); spec double_descent.md"
 
+#: Φ(0) = (4 − 2√2)/√π, the GF variance scaling function at x = 0 (theory.double_descent.variance_scaling_function)
+PHI_0 = (4 - 2 * math.sqrt(2)) / math.sqrt(math.pi)
+
 
 @dataclass(frozen=True)
 class DesignDraw:
@@ -1099,7 +1102,7 @@ class CriticalGrowth(Claim):
         t = p.times
         eps = np.array([sd.test_error(1.0, t=float(x), signal=0.0, noise=p.noise) for x in t])
         slope = np.polyfit(np.log(t), np.log(eps), 1)[0]
-        phi0 = (4 - 2 * math.sqrt(2)) / math.sqrt(math.pi)
+        phi0 = PHI_0
         ratio = eps[-1] / (phi0 * p.noise * math.sqrt(t[-1]))
         return Estimate([slope, ratio], error_bound=[1e-7, 1e-7])
 
@@ -1111,7 +1114,7 @@ class CriticalGrowth(Claim):
         1/N by weighted least squares (the hard-edge cut-off enters at relative order t/N² ≤ 0.01 here and
         shrinks faster); the figure shows the size-N designs."""
         t = p.times
-        phi0 = (4 - 2 * math.sqrt(2)) / math.sqrt(math.pi)
+        phi0 = PHI_0
         sizes = [cfg.n_features // 2, cfg.n_features, 2 * cfg.n_features]
         means, ses, keep = [], [], None
         reps_per_size = (2 * cfg.replicates, cfg.replicates, max(cfg.replicates // 2, 2))
@@ -1547,8 +1550,7 @@ class ScalingCollapse(Claim):
     def rival(self, name: str, p: CollapseParams) -> Estimate:
         xs = np.array(p.reduced_times)
         if name == "gap_additive":
-            phi0 = (4 - 2 * math.sqrt(2)) / math.sqrt(math.pi)
-            return Estimate(np.concatenate([[1.0, 2.0], 0.5 / np.sqrt(xs + 1 / (4 * phi0**2))]))
+            return Estimate(np.concatenate([[1.0, 2.0], 0.5 / np.sqrt(xs + 1 / (4 * PHI_0**2))]))
         return Estimate(np.concatenate([[0.5, 1.0], np.full(len(xs), np.nan)]))
 
     def simulate(self, p: CollapseParams, cfg: CollapseConfig, rng: np.random.Generator) -> Observation:

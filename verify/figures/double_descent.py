@@ -4,6 +4,7 @@ from __future__ import annotations
 import math
 import numpy as np
 from gentheory.solvers import double_descent as sd
+from gentheory.verify.double_descent import PHI_0
 from gentheory.verify.figures._base import figure, figure_legend, label_panels, simulation_errorbar, tidy_log_axis
 
 SIM = "simulation (±z*·se)"
@@ -91,7 +92,7 @@ def fig_critical(verdicts):
     grid = np.geomspace(max(float(t.min()), 1.0), float(t.max()), 40)
     mp = [sd.test_error(1.0, t=float(x), signal=0.0, noise=noise) / (noise * math.sqrt(x)) for x in grid]
     ax.plot(grid, mp, "k-", lw=0.8, label=r"MP, N = $\infty$")
-    ax.axhline((4 - 2 * math.sqrt(2)) / math.sqrt(math.pi), color="k", ls="--", lw=0.6, label=r"$\Phi(0)$")
+    ax.axhline(PHI_0, color="k", ls="--", lw=0.6, label=r"$\Phi(0)$")
     ax.set_xscale("log")
     tidy_log_axis(ax)
     ax.set_xlabel("t")
@@ -298,8 +299,7 @@ def fig_scaling(verdicts):
                  for x, yy, e in zip(xs, y, se)]
     xx = np.geomspace(xs.min() / 1.5, xs.max() * 1.5, 80)
     axes[0].plot(xx, ScalingCollapse._phi(xx), "k-", lw=0.8, label="Φ(x)")
-    phi0 = (4 - 2 * math.sqrt(2)) / math.sqrt(math.pi)
-    axes[0].plot(xx, 0.5 / np.sqrt(xx + 1 / (4 * phi0**2)), "--", color="0.5", lw=0.8, label="rival: gap-additive")
+    axes[0].plot(xx, 0.5 / np.sqrt(xx + 1 / (4 * PHI_0**2)), "--", color="0.5", lw=0.8, label="rival: gap-additive")
     axes[0].plot([], [], "o", color="0.3", ms=3, label="α < 1 (filled)")
     axes[0].plot([], [], "o", color="0.3", mfc="none", ms=3, label="α > 1 (open)")
     axes[0].set_xscale("log")
