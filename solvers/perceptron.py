@@ -107,10 +107,11 @@ def log_h(x: NDArray) -> NDArray:
     return special.log_ndtr(-np.asarray(x, float))
 
 
-def _g_over_h(x: NDArray) -> NDArray:
-    """G(x)/H(x) without underflow: exp(−x²/2 − ln√(2π) − ln H(x))."""
+def _g_over_h(x: NDArray, log_h_x: NDArray | None = None) -> NDArray:
+    """G(x)/H(x) without underflow: exp(−x²/2 − ln√(2π) − ln H(x)); ``log_h_x`` is ln H(x) when the caller has it."""
     x = np.asarray(x, float)
-    return np.exp(-0.5 * x * x - _LOG_SQRT_2PI - log_h(x))
+    lh = special.log_ndtr(-x) if log_h_x is None else log_h_x
+    return np.exp(-0.5 * x * x - _LOG_SQRT_2PI - lh)
 
 
 def _log2cosh(x: NDArray) -> NDArray:
@@ -174,10 +175,12 @@ def _channel(u: NDArray, beta: float) -> tuple[NDArray, NDArray]:
     r"""(ln Z, (1 − ε)G(u)/Z) of the error-counting channel :math:`Z = \epsilon_\beta + (1-\epsilon_\beta)H(u)`,
     in the log domain (G/H at β = ∞): the boundary density ratio that q̂, the Franz–Parisi conjugates and the
     single-flip cost all integrate."""
+    # ln H once per call (log_ndtr dominates the Franz–Parisi sums), unchecked: callers pass quadrature arrays
+    lh = special.log_ndtr(-np.asarray(u, float))
     if beta == math.inf:
-        return log_h(u), _g_over_h(u)
+        return lh, _g_over_h(u, lh)
     eps = math.exp(-beta)
-    log_z = np.logaddexp(-beta, math.log1p(-eps) + log_h(u))
+    log_z = np.logaddexp(-beta, math.log1p(-eps) + lh)
     return log_z, np.exp(math.log1p(-eps) - 0.5 * u * u - _LOG_SQRT_2PI - log_z)
 
 

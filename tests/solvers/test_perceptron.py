@@ -6,6 +6,7 @@ import mpmath as mp
 import numpy as np
 import pytest
 import sympy as sp
+from scipy import integrate, special
 
 from gentheory.solvers import perceptron as sp_
 from gentheory.solvers._errors import SolverConvergenceError
@@ -334,21 +335,36 @@ def test_scan_starts_where_the_saddle_point_exists():
 
 
 def test_teacher_margin_channel_against_a_direct_double_integral_and_its_gradient():
-    """G_E(q, R; κ) = 2∫_{λ>0}Dλ∫Dz ln H((κ − Rλ − √(q−R²)z)/√(1−q)) at β = ∞ (mpmath, 20 digits) against the panel
-    rule of ``_ts_finite_terms``, and its conjugates q̂ = −2α∂_qG_E, R̂ = α∂_RG_E against central differences
-    (step 10⁻⁵: truncation O(10⁻¹⁰·G‴), far below the 10⁻⁷ tolerance)."""
+    """G_E(q, R; κ) = 2∫_{λ>0}Dλ∫Dz ln H((κ − Rλ − √(q−R²)z)/√(1−q)) at β = ∞ (nested adaptive QUADPACK quadrature,
+    absolute tolerance 10⁻¹³ on each level) against the panel rule of ``_ts_finite_terms``, and its conjugates
+    q̂ = −2α∂_qG_E, R̂ = α∂_RG_E against central differences (step 10⁻⁵: truncation O(10⁻¹⁰·G‴), far below the 10⁻⁷
+    tolerance)."""
     q, r, kappa, alpha = 0.6, 0.4, 0.3, 1.0
-    mp.mp.dps = 20
-    s = mp.sqrt(q - r * r)
-    inner = lambda lam: mp.quad(lambda z: mp.npdf(z) * mp.log(mp.ncdf(-(kappa - r * lam - s * z) / mp.sqrt(1 - q))),  # noqa: E731
-                                [-mp.inf, 0, mp.inf])
-    ref = 2 * mp.quad(lambda lam: mp.npdf(lam) * inner(lam), [0, 2, mp.inf])
+    s, sv = math.sqrt(q - r * r), math.sqrt(1 - q)
+
+    def inner(lam: float) -> float:
+        f = lambda z: _pdf(z) * special.log_ndtr(-(kappa - r * lam - s * z) / sv)  # noqa: E731
+        return _quad_line(f)
+
+    ref = 2 * (integrate.quad(lambda lam: _pdf(lam) * inner(lam), 0, 2, epsabs=1e-13, epsrel=1e-13)[0]
+               + integrate.quad(lambda lam: _pdf(lam) * inner(lam), 2, np.inf, epsabs=1e-13, epsrel=1e-13)[0])
     qhat, rhat, g_e = sp_._ts_finite_terms(q, r, alpha, math.inf, kappa)
-    assert abs(g_e - float(ref)) < 1e-10
+    assert abs(g_e - ref) < 1e-10
     h = 1e-5
     d_q = (sp_._ts_finite_terms(q + h, r, alpha, math.inf, kappa)[2] - sp_._ts_finite_terms(q - h, r, alpha, math.inf, kappa)[2]) / (2 * h)
     d_r = (sp_._ts_finite_terms(q, r + h, alpha, math.inf, kappa)[2] - sp_._ts_finite_terms(q, r - h, alpha, math.inf, kappa)[2]) / (2 * h)
     assert abs(qhat + 2 * alpha * d_q) < 1e-7 and abs(rhat - alpha * d_r) < 1e-7
+
+
+def _pdf(z: float) -> float:
+    return math.exp(-0.5 * z * z) / math.sqrt(2 * math.pi)
+
+
+def _quad_line(f) -> float:
+    """∫ f against a Gaussian weight by QUADPACK on [−40, 0] and [0, 40] (tolerances 10⁻¹³; the weight beyond |t| = 40
+    is below e⁻⁸⁰⁰, so the cut changes nothing in double precision and keeps 0/0 out of ratio integrands)."""
+    return (integrate.quad(f, -40.0, 0.0, epsabs=1e-13, epsrel=1e-13)[0]
+            + integrate.quad(f, 0.0, 40.0, epsabs=1e-13, epsrel=1e-13)[0])
 
 
 def test_teacher_max_margin_is_the_zero_entropy_margin_and_starts_on_the_nishimori_line():
@@ -369,28 +385,29 @@ def test_teacher_max_margin_is_the_zero_entropy_margin_and_starts_on_the_nishimo
 
 
 def test_hinge_rs_against_an_independent_double_integral():
-    """At the solver's q (α = ½, β = 3): the hinge channel's p_t = ∫_{Δ<0} Dz e^{−βℓ}/∫Dz e^{−βℓ} by mpmath's adaptive
+    """At the solver's q (α = ½, β = 3): the hinge channel's p_t = ∫_{Δ<0} Dz e^{−βℓ}/∫Dz e^{−βℓ} by adaptive QUADPACK
     quadrature of the weight itself (not the closed form), then ε = ∫Dt p_t, q̂ = αβ²∫Dt p_t² and the fixed point
-    q = ∫Dz tanh²(√q̂ z), all at 20 digits: the 401-node rule is exact to ≈ 1e-12 for these smooth integrands."""
+    q = ∫Dz tanh²(√q̂ z), each level to an absolute 10⁻¹³: the 401-node rule is exact to ≈ 1e-12 for these smooth
+    integrands."""
     alpha, beta = 0.5, 3.0
     r = sp_.rs_hinge(alpha, beta=beta)
-    with mp.workdps(20):
-        q = mp.mpf(r.q)
+    sv = math.sqrt(1 - r.q)
 
-        def p_wrong(t):
-            omega, sv = mp.sqrt(q) * t, mp.sqrt(1 - q)
-            edge = -omega / sv
-            wrong = mp.quad(lambda z: mp.npdf(z) * mp.exp(beta * (omega + sv * z)), [-mp.inf, edge])
-            return wrong / (wrong + mp.ncdf(-edge))
+    def p_wrong(t: float) -> float:
+        omega = math.sqrt(r.q) * t
+        edge = -omega / sv
+        wrong = integrate.quad(lambda z: _pdf(z) * math.exp(beta * (omega + sv * z)), -np.inf, edge,
+                               epsabs=1e-15, epsrel=1e-13)[0]
+        return wrong / (wrong + special.ndtr(-edge))
 
-        eps = mp.quad(lambda t: mp.npdf(t) * p_wrong(t), [-mp.inf, 0, mp.inf])
-        p2 = mp.quad(lambda t: mp.npdf(t) * p_wrong(t) ** 2, [-mp.inf, 0, mp.inf])
-        qhat = alpha * beta**2 * p2
-        q_new = mp.quad(lambda z: mp.npdf(z) * mp.tanh(mp.sqrt(qhat) * z) ** 2, [-mp.inf, 0, mp.inf])
-    assert abs(r.train_error - float(eps)) < 1e-10
-    assert abs(r.wrong_side_second_moment - float(p2)) < 1e-10
-    assert abs(float(q_new) - r.q) < 1e-10
-    assert r.flip_cost == pytest.approx(2 * alpha * beta * (float(eps) - r.q * float(p2)), abs=1e-10)
+    eps = _quad_line(lambda t: _pdf(t) * p_wrong(t))
+    p2 = _quad_line(lambda t: _pdf(t) * p_wrong(t) ** 2)
+    qhat = alpha * beta**2 * p2
+    q_new = _quad_line(lambda z: _pdf(z) * math.tanh(math.sqrt(qhat) * z) ** 2)
+    assert abs(r.train_error - eps) < 1e-10
+    assert abs(r.wrong_side_second_moment - p2) < 1e-10
+    assert abs(q_new - r.q) < 1e-10
+    assert r.flip_cost == pytest.approx(2 * alpha * beta * (eps - r.q * p2), abs=1e-10)
 
 
 def test_hinge_flip_cost_sits_between_the_annealed_and_the_annealed_disorder_values():
