@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
+ROOT = Path(__file__).resolve().parent.parent
+
 settings.register_profile("ci", derandomize=True, deadline=None, max_examples=60)
 # HYPOTHESIS_PROFILE=thorough: random (not derandomized) and 50x the examples, to hunt for what 60 fixed
 # examples miss (the ci profile missed a rounding case for the leaky-ReLU slope that a CI run then hit).
@@ -54,28 +56,24 @@ def quick_results(tmp_path_factory: pytest.TempPathFactory, request: pytest.Fixt
     """Every registered claim run once at quick scale (process pool), stored in a temp directory.
 
     Under pytest-xdist the workers share one computation: the first worker to get the lock computes the run into a
-    shared store, the others then find every point stored and only assess; each worker's tests get a private copy. With ``$GENTHEORY_TEST_RESULTS`` set (e.g. to the store the
-    README's first command wrote), the points of that store whose key matches the current code, params, config and
-    seed are copied in first, so only the rest is computed; the given directory is never written, and the temp
+    shared store, the others then find every point stored and only assess; each worker's tests get a private copy.
+    The points of the main job's store (``$GENTHEORY_TEST_RESULTS``, else the store the README's first command
+    writes, :func:`~gentheory.verify.default_results_dir`) whose key matches the current code, params, config and
+    seed are copied in first (:func:`~gentheory.verify.runner.import_current_points`), so a user who ran the main
+    job computes nothing twice; a clean checkout (CI) has no such store and computes everything.
+    ``GENTHEORY_TEST_RESULTS=`` (empty) recomputes regardless. The given directory is never written, and the temp
     store holds one version of each run.
     """
-    from gentheory.verify import ResultStore, all_claims, run_claims
-    from gentheory.verify.runner import point_key
+    from gentheory.verify import ResultStore, all_claims, default_results_dir, run_claims
+    from gentheory.verify.runner import import_current_points
 
     base = tmp_path_factory.getbasetemp()
     under_xdist = hasattr(request.config, "workerinput")  # a pytest-xdist worker: its base temp is per worker
     shared = (base.parent if under_xdist else base) / "quick-results"
     with _exclusive(shared.with_suffix(".lock")):
-        given = os.environ.get("GENTHEORY_TEST_RESULTS")
-        if given and not shared.exists():
-            for claim in all_claims():
-                config = claim.config("quick")
-                for params in claim.sweep("quick"):
-                    key = point_key(claim, params, config, 0)
-                    for src in Path(given, claim.id, "quick", "points").glob(f"{key}.*"):
-                        dest = shared / claim.id / "quick" / "points"
-                        dest.mkdir(parents=True, exist_ok=True)
-                        shutil.copy2(src, dest / src.name)
+        given = os.environ.get("GENTHEORY_TEST_RESULTS", str(default_results_dir(ROOT)))
+        if given and Path(given).is_dir() and not shared.exists():
+            import_current_points(given, ResultStore(shared), all_claims(), scale="quick")
         verdicts = run_claims(all_claims(), scale="quick", store=ResultStore(shared), executor="process",
                               progress=False)
         # Each worker's tests get a private copy, taken while no worker writes: a test that copies or edits its

@@ -19,6 +19,8 @@ import functools
 import logging
 import math
 import multiprocessing
+import os
+import shutil
 import sys
 import time
 import traceback
@@ -37,7 +39,7 @@ from gentheory.verify.claims import get_claim
 from gentheory.verify.core import Claim, Estimate, Observation, PointAssessment, PointResult, RivalOutcome, Verdict
 
 __all__ = ["point_key", "design_key", "evaluate_point", "execute_points", "assess", "relevance_ratio", "run_claims",
-           "make_executor", "EXECUTORS"]
+           "make_executor", "EXECUTORS", "import_current_points"]
 
 EXECUTORS = ("serial", "process", "dask")
 
@@ -424,6 +426,32 @@ def execute_points(
                     raise
     finally:
         shown.close()
+
+
+def import_current_points(source: str | os.PathLike, store: ResultStore, claims: Sequence[Claim], *, scale: str,
+                          base_seed: int = 0) -> int:
+    """Copy into ``store`` the points of the results directory ``source`` that are current: stored under the key
+    the current code gives each sweep point of ``claims`` at ``scale`` and ``base_seed`` (the key covers the claim,
+    params, config, seed and the study's code, so a copied point is one the run would recompute bit for bit).
+    Stale or foreign files are left behind; ``source`` is only read, and every copy is checked on load like any
+    stored point (a corrupt one is recomputed). Returns the number of points copied."""
+    copied = 0
+    for claim in claims:
+        config = claim.config(scale)
+        src_dir = ResultStore(source).points_dir(claim.id, scale)
+        if not src_dir.is_dir():
+            continue
+        for params in claim.sweep(scale):
+            key = point_key(claim, params, config, base_seed)
+            files = sorted(src_dir.glob(f"{key}.*"))
+            if not any(f.suffix == ".json" for f in files):
+                continue
+            dest = store.points_dir(claim.id, scale)
+            dest.mkdir(parents=True, exist_ok=True)
+            for f in files:
+                shutil.copy2(f, dest / f.name)
+            copied += 1
+    return copied
 
 
 def run_claims(

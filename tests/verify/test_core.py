@@ -2,6 +2,7 @@
 import json
 import math
 import re
+import shutil
 
 import numpy as np
 import pytest
@@ -463,3 +464,31 @@ def test_birge_ratio_widens_only_fits_with_two_or_more_degrees_of_freedom():
     assert stats.chi2.sf(bent.fit.chi2, 2) < 1e-3 and bent.scale == bent.fit.birge_ratio > 1
     three = extrapolate_sample_means(x[:3], curved[:3])
     assert three.fit.dof == 1 and three.scale == 1.0  # with one degree of freedom nothing is applied
+
+
+def test_import_current_points_copies_exactly_the_points_the_current_code_would_compute(tmp_path, monkeypatch):
+    """The main job's store feeds the test session: points under the current key are copied and reused without a
+    simulation; a point stored under any other key (older code, another seed) stays behind."""
+    from gentheory.verify import run_claims
+    from gentheory.verify.runner import import_current_points
+
+    claim = get_claim("grokking.tail_amplitude")
+    main = ResultStore(tmp_path / "main")
+    (first,) = run_claims([claim], store=main, executor="serial", progress=False)
+    stale = main.point_path(claim.id, "quick", "0" * 32)
+    shutil.copy2(main.point_path(claim.id, "quick", first.points[0].key), stale)
+    assert import_current_points(tmp_path / "absent", ResultStore(tmp_path / "x"), [claim], scale="quick") == 0
+    assert import_current_points(main.root, ResultStore(tmp_path / "x"), [claim], scale="quick", base_seed=1) == 0
+
+    tests = ResultStore(tmp_path / "tests")
+    assert import_current_points(main.root, tests, [claim], scale="quick") == len(first.points)
+    assert not tests.point_path(claim.id, "quick", "0" * 32).exists()
+
+    def no_simulation(*args, **kwargs):
+        raise AssertionError("a current point was recomputed")
+
+    monkeypatch.setattr(type(claim), "simulate", no_simulation)
+    (again,) = run_claims([claim], store=tests, executor="serial", progress=False)
+    assert again.status == first.status
+    for a, b in zip(first.points, again.points):
+        assert a.key == b.key and np.array_equal(a.measured.value, b.measured.value)
