@@ -395,8 +395,9 @@ def _hinge_panel(ax, verdict) -> list[dict]:
                 "the configurations reached (dots ±z*·se; none is a zero-error solution) against the RS levels of the "
                 "hard phase: the Gibbs poor branch (a typical solution, dashed), the rounded Bayes-AMP marginals "
                 "(dash-dotted) and the Bayes-optimal poor branch (dotted). (b) The paired difference ε_g(β) − ε_g(∞) "
-                "(dots ±z*·se) against the corrected statement, 0 within ± the relevance (grey band), and the paper's "
-                "statement read with those levels, Bayes − Gibbs (red dashed).", panels=(1, 2), aspect=1.45)
+                "(dots ±z*·se) against the corrected statement, 0 up to the finite-β channel's finite-size cost (grey band: "
+                "the pilot bound), and the paper's statement read with those levels, Bayes − Gibbs (red dashed).",
+        panels=(1, 2), aspect=1.45)
 def fig_finite_energy(verdicts):
     import matplotlib.pyplot as plt
 
@@ -426,8 +427,8 @@ def fig_finite_energy(verdicts):
     axes[0].set_xlabel("channel inverse temperature")
     axes[0].set_ylabel(r"$\epsilon_g$")
     finite = xs[:-1]
-    rel = float(np.atleast_1d(pt.assessment.relevance)[0]) if pt.assessment is not None else 0.0
-    axes[1].axhspan(-rel, rel, color="0.85", lw=0, label="corrected: 0 ± relevance")
+    bound = float(np.atleast_1d(pt.theory.error_bound)[0])
+    axes[1].axhspan(-bound, bound, color="0.85", lw=0, label="corrected: 0 ± finite-size bound")
     paper = float(np.atleast_1d(pt.rivals["thermal_noise_generalizes"].value)[0])
     axes[1].axhline(paper, color="C3", ls="--", lw=0.8, label="paper: Bayes − Gibbs")
     simulation_errorbar(axes[1], finite, pt.measured.value, pt.measured.stderr, verdict.z_star, color="C0",
