@@ -903,8 +903,8 @@ THERMAL_FINITE_SIZE_BOUND = 0.0071
 def _poor_branch_errors(alpha: float) -> tuple[float, float]:
     """(Gibbs, Bayes-optimal) generalization errors of the RS poor branch at load α: arccos(q)/π for a typical
     posterior sample, arccos(√q)/π for the posterior mean's sign (the best any estimator does from that branch)."""
-    q = sp_.teacher_student_rs(alpha).q
-    return math.acos(q) / math.pi, math.acos(math.sqrt(q)) / math.pi
+    rs = sp_.teacher_student_rs(alpha)
+    return rs.generalization_error, math.acos(math.sqrt(rs.q)) / math.pi
 
 
 @register
