@@ -1189,6 +1189,12 @@ class OGPThreshold:
     kind : str
         How the dense region ends just above the threshold (:class:`LocalEntropyMinimum`): ``"gap"`` — an empty
         shell of distances — or ``"isolated"`` — the reference loses its whole neighbourhood.
+    low, high : float
+        The final bracket: the largest evaluated load with min s > 0 and the smallest with min s < 0. The root lies
+        between them (g is continuous), so (low + high)/2 ± (high − low)/2 states it with a guaranteed bound.
+    train_error_low : float
+        ε at ``low``; with ``train_error`` (ε at ``high``) it brackets the training error at the threshold when ε(α)
+        is monotone across the bracket (it jumps where the minimising distance does, e.g. when the kind changes).
     """
 
     beta: float
@@ -1196,6 +1202,9 @@ class OGPThreshold:
     train_error: float
     distance: float
     kind: str
+    low: float
+    high: float
+    train_error_low: float
 
 
 @checked_arguments
@@ -1204,7 +1213,7 @@ def ogp_threshold(*, beta: float = math.inf, low: float = 0.70, high: float = 0.
     (:func:`ogp_gap`) by ``brentq`` to ``xtol``; β = ∞ gives α_OGP, finite β gives α_OGP(ε) with ε the training
     error at the minimising distance. g is continuous in α (the minimum of a continuous family), so a sign change
     on [low, high] brackets a root; the bracket must straddle the first one (g > 0 at ``low``), which a raise
-    reports otherwise.
+    reports otherwise. With ``xtol`` ≥ high − low only the two ends are evaluated: a sign test of the bracket.
     """
     check_range("beta", beta, low=0, low_open=True, infinite=True)
     check_range("low", low, low=0, high=MAX_LOAD, low_open=True)
@@ -1223,7 +1232,9 @@ def ogp_threshold(*, beta: float = math.inf, low: float = 0.70, high: float = 0.
     root = optimize.brentq(gap, low, high, xtol=xtol)
     # the smallest visited load with g < 0 lies within xtol above the root: the state just past the threshold
     above = min((m for m in visited if m.entropy < 0), key=lambda m: m.alpha)
-    return OGPThreshold(beta, float(root), float(above.train_error), float(above.distance), above.kind)
+    below = max((m for m in visited if m.entropy > 0), key=lambda m: m.alpha)
+    return OGPThreshold(beta, float(root), float(above.train_error), float(above.distance), above.kind,
+                        float(below.alpha), float(above.alpha), float(below.train_error))
 
 
 @checked_arguments

@@ -286,6 +286,9 @@ def test_ogp_threshold_at_zero_temperature():
     th = sp_.ogp_threshold(low=0.745, high=0.75, xtol=2e-4)
     assert abs(th.alpha - 0.74775) < 4e-4
     assert th.kind == "gap" and th.train_error == 0 and 0.008 < th.distance < 0.015
+    # the final bracket: evaluated loads on either side of the root, no wider than brentq's tolerance
+    assert th.low <= th.alpha <= th.high and 0 < th.high - th.low <= 2e-4 * (1 + 1e-9)
+    assert sp_.ogp_gap(th.low).entropy > 0 > sp_.ogp_gap(th.high).entropy and th.train_error_low == 0
 
 
 @pytest.mark.slow

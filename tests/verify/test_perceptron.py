@@ -458,3 +458,17 @@ def test_rao_blackwellised_flip_cost_has_the_exact_gibbs_mean(loss):
     blackwell = weight @ np.mean(delta * np.tanh(0.5 * beta * delta), axis=1) / weight.sum()
     assert plain == pytest.approx(vp.single_flip_costs(x, y, (beta,), loss=loss)[0], abs=1e-12)
     assert blackwell == pytest.approx(plain, abs=1e-12)
+
+
+def test_ogp_growth_params_reject_bad_designs():
+    """One bracket per temperature, temperatures in decreasing order, low < high: each misuse names its parameter."""
+    from gentheory.verify.perceptron import OGPConfig, OGPParams
+
+    with pytest.raises(ParameterError, match="brackets has 1 entries for 2 betas"):
+        OGPParams(betas=(math.inf, 5.0), brackets=((0.7, 0.8),))
+    with pytest.raises(ParameterError, match="decreasing order"):
+        OGPParams(betas=(3.0, 5.0), brackets=((0.7, 0.8),) * 2)
+    with pytest.raises(ParameterError, match="brackets"):
+        OGPParams(betas=(math.inf, 5.0), brackets=((0.8, 0.7), (0.7, 0.8)))
+    with pytest.raises(ParameterError, match="xtol"):
+        OGPConfig(xtol=0.0)

@@ -110,19 +110,15 @@ def fig_transitions(verdicts):
     return fig, rows
 
 
-#: the temperatures of the α_OGP(ε) panel, each with a search bracket of ±0.003 around its threshold (brentq over
-#: [0.70, 0.80] gave 0.7478, 0.7539, 0.7744, 0.7959; the narrow bracket only saves solves, a moved root raises)
-OGP_CURVE = ((math.inf, 0.745, 0.751), (5.0, 0.751, 0.757), (3.0, 0.771, 0.777), (2.0, 0.793, 0.799))
-
-
-@figure("perceptron_local_entropy", claims=("perceptron.message_passing",),
+@figure("perceptron_local_entropy", claims=("perceptron.ogp_growth",),
         caption="Franz–Parisi local entropy around the maximum-margin reference (a proxy for the flattest solutions; "
                 "theory only). (a) s(d) at β = ∞ for α = 0.74 (no gap) and 0.75 (s < 0 on a shell of distances: the "
                 "overlap gap). (b) α = 0.75 at finite β: the gap persists at β = 8 and closes at β = 5. (c) α_OGP(ε), "
                 "the load where min s(d) crosses zero, against the training error ε of the configurations there, one "
-                "dot per β (labelled; brentq to 10⁻³); filled: a gap, open: the reference isolated (s < 0 from d → 0); "
-                "dashed: the capacity α_KM. The dense finite-energy regions persist beyond α_OGP(0) up to a threshold that grows "
-                "with ε.", theory_only=True, panels=(1, 3), aspect=1.3)
+                "dot per β (labelled), from the claim perceptron.ogp_growth (each threshold within a bracket of "
+                "10⁻³ wide at quick scale, at most 2·10⁻⁴ at paper scale: smaller than the dots); dashed: the capacity α_KM. The "
+                "dense finite-energy regions persist beyond α_OGP(0) up to a threshold that grows with ε.",
+        theory_only=True, panels=(1, 3), aspect=1.3)
 def fig_local_entropy(verdicts):
     import matplotlib.pyplot as plt
 
@@ -142,24 +138,26 @@ def fig_local_entropy(verdicts):
         ax.set_ylabel("s(d)")
     figure_legend(fig, axes[:2], ncols=4)
     ax = axes[2]
-    thresholds = [sp_.ogp_threshold(beta=b, low=lo, high=hi, xtol=1e-3) for b, lo, hi in OGP_CURVE]
-    eps = [t.train_error for t in thresholds]
-    ax.plot(eps, [t.alpha for t in thresholds], "-", lw=0.8, color="k")
+    info = verdicts["perceptron.ogp_growth"].points[0].info
+    betas = [float(b) for b in info["betas"]]
+    eps, alphas = info["train_error"], info["alpha_ogp"]
+    ax.plot(eps, alphas, "o-", ms=3, lw=0.8, color="k")
     # label offsets in points: the two smallest ε sit 6·10⁻⁴ apart, so one label goes above and one below
-    offsets = {math.inf: (1, 10), 5.0: (5, -9), 3.0: (4, -10), 2.0: (-4, 4)}
-    for t in thresholds:
-        ax.plot([t.train_error], [t.alpha], "o", ms=3, color="k", mfc="k" if t.kind == "gap" else "none")
-        dx, dy = offsets.get(t.beta, (4, -10))
-        ax.annotate(f"β = {param_text(t.beta)}", (t.train_error, t.alpha), textcoords="offset points", xytext=(dx, dy),
+    offsets = {math.inf: (1, 8), 5.0: (5, -11), 3.0: (-3, 6)}
+    for b, e, a in zip(betas, eps, alphas):
+        dx, dy = offsets.get(b, (4, -10))
+        ax.annotate(f"β = {param_text(b)}", (e, a), textcoords="offset points", xytext=(dx, dy),
                     ha="left" if dx > 0 else ("center" if dx == 0 else "right"), fontsize="small")
     ax.axhline(sp_.storage_capacity(), color="C3", lw=0.6, ls="--")
-    ax.annotate(r"$\alpha_\mathrm{KM}$", (0.0, sp_.storage_capacity()), textcoords="offset points", xytext=(0, -9))
-    ax.set_xlim(-0.0003, 0.0045)
-    ax.set_ylim(0.73, 0.845)
+    ax.annotate(r"$\alpha_\mathrm{KM}$", (0.0, sp_.storage_capacity()), textcoords="offset points", xytext=(0, 2),
+                va="bottom")
+    ax.set_xlim(-0.0003, 0.0033)
+    ax.set_ylim(0.70, 0.87)
     ax.set_xlabel("training error ε")
     ax.set_ylabel(r"$\alpha_\mathrm{OGP}(\epsilon)$")
-    rows += [{"panel": "c", "beta": t.beta, "alpha_ogp": t.alpha, "train_error": t.train_error,
-              "distance": t.distance, "kind": t.kind} for t in thresholds]
+    rows += [{"panel": "c", "beta": b, "alpha_ogp": a, "alpha_ogp_bound": ab, "train_error": e, "distance": d,
+              "kind": k} for b, a, ab, e, d, k in zip(betas, alphas, info["alpha_ogp_bound"], eps, info["distance"],
+                                                     info["kind"])]
     label_panels(axes)
     return fig, rows
 
