@@ -52,6 +52,10 @@ __all__ = [
 ]
 
 
+#: Mean of the Tracy–Widom β = 1 law, −1.2065335745820 (Bornemann, Math. Comp. 79, 871 (2010), Table 2: the Fredholm
+#: determinant evaluated to 13 digits; Tracy & Widom 1996 give −1.2065): E s_min − s_− ≈ −μ·g(α)N^(−2/3)
+TRACY_WIDOM_1_MEAN = -1.2065335745820
+
 #: the largest load α = P/N the spectral quadrature serves (the Marchenko–Pastur edges are α ± 2√α)
 MAX_ALPHA = 1e4
 

@@ -191,6 +191,7 @@ VALID: dict[str, Callable[[], dict]] = {
     'theory.double_descent.ridge_peak': lambda: {'lam': sp.Rational(1, 10), 'noise': sp.Integer(1)},
     'theory.double_descent.ridge_variance_at_threshold': lambda: {'lam': sp.Rational(1, 10), 'noise': sp.Integer(1)},
     'theory.double_descent.relaxation_time': lambda: {'a': sp.Rational(1, 2)},
+    'theory.double_descent.soft_edge_scale': lambda: {'a': sp.Rational(1, 2)},
     'theory.double_descent.response_scaling_function': lambda: {'x': sp.Rational(1, 2), 'branch': 'above'},
     'theory.double_descent.variance_scaling_function': lambda: {'x': sp.Rational(1, 2)},
     'theory.double_descent.variance_scaling_corrections': lambda: {'a': sp.Rational(1, 2)},

@@ -40,6 +40,7 @@ __all__ = [
     "ridge_variance_at_threshold",
     "variance_exponent_series",
     "relaxation_time",
+    "soft_edge_scale",
     "order_parameter",
     "critical_response_amplitude",
     "response_scaling_function",
@@ -187,6 +188,26 @@ def variance_exponent_series(side: str, order: int = 2) -> sp.Expr:
 def relaxation_time(a: sp.Expr = alpha) -> sp.Expr:
     r"""Slowest relaxation time :math:`1/s_- = (1-\sqrt\alpha)^{-2} = 4/\varepsilon^2 + O(1/\varepsilon)` (zν = 2)."""
     return 1 / mp_edges(a)[0]
+
+
+@checked_arguments
+def soft_edge_scale(a: sp.Expr = alpha) -> sp.Expr:
+    r"""Tracy–Widom width of the smallest nonzero eigenvalue of :math:`A^\top A` (A = X/√N, X P×N Gaussian, α = P/N
+    ≠ 1) in units of :math:`N^{-2/3}`: :math:`g(\alpha) = |1-\sqrt\alpha|^{4/3}\alpha^{-1/6}`, so that
+
+    .. math:: s_\mathrm{min} = (1-\sqrt\alpha)^2 - g(\alpha)N^{-2/3}\chi + o(N^{-2/3}), \qquad \chi\sim\mathrm{TW}_1,
+
+    i.e. :math:`(\sqrt L-\sqrt M)(M^{-1/2}-L^{-1/2})^{1/3}/N` with M = min(P, N), L = max(P, N) (Feldheim & Sodin,
+    Geom. Funct. Anal. 20, 88 (2010); Johnstone, Ann. Stat. 29, 295 (2001) for the largest). The smallest eigenvalue
+    sits inside the bulk on average, :math:`E\,s_\mathrm{min} - s_- \simeq -\mu_{TW_1}g(\alpha)N^{-2/3}`.
+
+    >>> soft_edge_scale(sp.Integer(4))
+    2**(2/3)/2
+    """
+    check_range("alpha", a, low=0, low_open=True)
+    if a == 1:
+        raise ParameterError("alpha = 1 is the hard edge (s_min ~ N^-2, Edelman's law): the soft-edge scale needs alpha != 1")
+    return sp.Abs(1 - sp.sqrt(a)) ** sp.Rational(4, 3) * a ** sp.Rational(-1, 6)
 
 
 @checked_arguments

@@ -101,3 +101,19 @@ def test_finite_n_means():
 
 def test_fd_ratio_limits():
     assert td.fd_ratio(1, 0) == 1 and td.fd_ratio(1, 1) == sp.Rational(1, 2)
+
+
+@pytest.mark.parametrize("a", [sp.Rational(9, 25), sp.Rational(16, 25), sp.Rational(36, 25), sp.Rational(9, 4), sp.Integer(4)])
+def test_soft_edge_scale_is_the_wishart_tracy_widom_width(a):
+    """g(α) = (√L − √M)(M^(−1/2) − L^(−1/2))^(1/3)/N^(1/3) with M = min(P, N), L = max(P, N), P = αN — the
+    Feldheim–Sodin width of λ_min(XXᵀ) divided by N — for any N (the N-dependence cancels exactly)."""
+    n = sp.Symbol("N", positive=True)
+    P = a * n
+    M, L = (P, n) if a < 1 else (n, P)
+    width = (sp.sqrt(L) - sp.sqrt(M)) * (1 / sp.sqrt(M) - 1 / sp.sqrt(L)) ** sp.Rational(1, 3) / n
+    assert sp.simplify(width / n ** sp.Rational(-2, 3) - td.soft_edge_scale(a)) == 0
+
+
+def test_soft_edge_scale_refuses_the_hard_edge():
+    with pytest.raises(ParameterError, match="alpha = 1 is the hard edge"):
+        td.soft_edge_scale(sp.Integer(1))

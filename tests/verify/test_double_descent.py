@@ -426,3 +426,63 @@ def test_collapse_params_validate():
         vd.CollapseParams(reduced_times=(1.0, 0.5, 2.0, 3.0))
     with pytest.raises(ParameterError, match="gap_size"):
         vd.CollapseConfig(gap_size=5.0)
+
+
+@pytest.mark.parametrize("n_samples", [64, 144])
+def test_smallest_gram_eigenvalue_is_the_lowest_of_the_bidiagonal_spectrum(n_samples):
+    """The one-eigenvalue bisection returns the lowest eigenvalue of the same bidiagonal draw as the full spectrum
+    (the same variates from the same stream), to the eigensolvers' accuracy ε‖BBᵀ‖."""
+    n = 100
+    one = vd.smallest_gram_eigenvalues(n_samples, n, 1, np.random.default_rng(7))[0]
+    full = vd.gram_spectrum(n_samples, n, np.random.default_rng(7))
+    assert abs(one - full[0] / n) <= 50 * EPS * full[-1] / n
+
+
+@pytest.mark.parametrize("n_samples", [32, 72])
+def test_gradient_descent_relaxes_at_the_smallest_eigenvalue(n_samples):
+    """τ = 1/s_min is the relaxation time of real GD: the gradient of the iterates, g_t = Aᵀ(Aw_t − y) → 0, decays at
+    late times as (1 − ηs_min)^t. Its measured per-step log-rate between t₁ and t₂ differs from ln(1 − ηs_min) by
+    at most r(t₁)/(2Δt) — r the other modes' share of |g|² at t₁, from the design's own spectrum and the start's
+    mode weights — plus the float64 error of the iterates and of g (the standard-model bound of the GD test
+    above, relative to |g| at both ends)."""
+    rng = np.random.default_rng(3)
+    n, lr, t1, t2 = 50, 0.3, 300, 450
+    A = rng.standard_normal((n_samples, n)) / np.sqrt(n)
+    y = rng.standard_normal(n_samples)
+    w0 = rng.standard_normal(n)
+    w, grads = w0.copy(), {}
+    for t in range(1, t2 + 1):
+        w = w - lr * (A.T @ (A @ w - y))
+        if t in (t1, t2):
+            grads[t] = float(np.linalg.norm(A.T @ (A @ w - y)))
+    rate = np.log(grads[t2] / grads[t1]) / (t2 - t1)
+    s, v = np.linalg.eigh(A.T @ A)
+    keep = s > 1e-8 * s[-1]  # the row space (below α = 1 the other N − P eigenvalues are 0 up to round-off)
+    s, v = s[keep], v[:, keep]
+    rho = 1 - lr * s
+    weight = (v.T @ (A.T @ (A @ w0 - y))) ** 2  # (s_k c_k)²: mode k's share of |g_0|²
+    share = float(np.sum(weight[1:] * (rho[1:] / rho[0]) ** (2 * t1)) / weight[0])
+    w_lim = w0 - np.linalg.pinv(A) @ (A @ w0 - y)
+    u = EPS / 2
+    norm_a, norm_abs = np.linalg.norm(A, 2), np.linalg.norm(np.abs(A), 2)
+    far = np.linalg.norm(w0 - w_lim)
+    big_w = np.linalg.norm(w_lim) + far
+    res = norm_a * far + np.linalg.norm(A @ w_lim - y)
+    d_res = _gamma(n + 1) * (norm_abs * big_w + np.linalg.norm(y))
+    d_step = lr * norm_abs * (d_res + _gamma(n_samples) * (res + d_res)) + 2 * u * (big_w + lr * norm_a * res)
+    d_grad = {t: norm_a**2 * t * d_step + norm_abs * (d_res + _gamma(n_samples) * (res + d_res)) for t in (t1, t2)}
+    bound = share / (2 * (t2 - t1)) + 2 * sum(d_grad[t] / grads[t] for t in (t1, t2)) / (t2 - t1)
+    assert abs(rate - np.log(rho[0])) <= bound
+    # informative: the rate singles out the lowest mode (the next one is more than twice the bound away)
+    assert bound < 0.5 * abs(np.log(rho[0]) - np.log(rho[1]))
+
+
+def test_relaxation_time_params_refuse_the_hard_edge_and_non_integer_loads():
+    with pytest.raises(ParameterError, match="within 0.1 of the threshold"):
+        vd.EdgeParams(alphas=(0.9,))
+    with pytest.raises(ParameterError, match="not P/N for an integer P"):
+        vd.EdgeParams(alphas=(0.333,))
+    with pytest.raises(ParameterError, match="need ≥ 4 increasing sizes"):
+        vd.EdgeParams(sizes=(100, 200, 400))
+    with pytest.raises(ParameterError, match="alpha = 1 is the hard edge"):
+        vd.smallest_gram_eigenvalues(50, 50, 2, np.random.default_rng(0))
