@@ -14,6 +14,20 @@ def _gamma(m: int) -> float:
     return m * u / (1 - m * u)
 
 
+def _gd_step_error(A, y, w0, w_lim, lr):
+    """(δ, δ_g): the float64 error one computed GD step adds to the iterate, and the error of one computed gradient
+    Aᵀ(Aw − y), for iterates on the segment of :func:`_gd_roundoff_bound`'s bounds (‖w_k‖ ≤ W, ‖Aw_k − y‖ ≤ ρ)."""
+    P, N = A.shape
+    u = EPS / 2
+    norm_a, norm_abs = np.linalg.norm(A, 2), np.linalg.norm(np.abs(A), 2)
+    far = np.linalg.norm(w0 - w_lim)
+    big_w = np.linalg.norm(w_lim) + far
+    rho = norm_a * far + np.linalg.norm(A @ w_lim - y)
+    d_res = _gamma(N + 1) * (norm_abs * big_w + np.linalg.norm(y))
+    d_grad = norm_abs * (d_res + _gamma(P) * (rho + d_res))
+    return lr * d_grad + 2 * u * (big_w + lr * norm_a * rho), d_grad
+
+
 def _gd_roundoff_bound(A, y, w0, w_lim, teacher, *, lr, steps, s_min):
     r"""Bound on |err_GD(steps) − err_lim| for one replicate, from the standard model of float64 arithmetic.
 
@@ -30,10 +44,7 @@ def _gd_roundoff_bound(A, y, w0, w_lim, teacher, *, lr, steps, s_min):
     u = EPS / 2
     norm_a, norm_abs = np.linalg.norm(A, 2), np.linalg.norm(np.abs(A), 2)
     far = np.linalg.norm(w0 - w_lim)
-    big_w = np.linalg.norm(w_lim) + far
-    rho = norm_a * far + np.linalg.norm(A @ w_lim - y)
-    d_res = _gamma(N + 1) * (norm_abs * big_w + np.linalg.norm(y))
-    d_step = lr * norm_abs * (d_res + _gamma(P) * (rho + d_res)) + 2 * u * (big_w + lr * norm_a * rho)
+    d_step, _ = _gd_step_error(A, y, w0, w_lim, lr)
     e_gd = steps * d_step + (1 - lr * s_min) ** steps * far
     m = min(N, P)
     s = np.linalg.svd(A, compute_uv=False) ** 2
@@ -463,15 +474,11 @@ def test_gradient_descent_relaxes_at_the_smallest_eigenvalue(n_samples):
     weight = (v.T @ (A.T @ (A @ w0 - y))) ** 2  # (s_k c_k)²: mode k's share of |g_0|²
     share = float(np.sum(weight[1:] * (rho[1:] / rho[0]) ** (2 * t1)) / weight[0])
     w_lim = w0 - np.linalg.pinv(A) @ (A @ w0 - y)
-    u = EPS / 2
-    norm_a, norm_abs = np.linalg.norm(A, 2), np.linalg.norm(np.abs(A), 2)
-    far = np.linalg.norm(w0 - w_lim)
-    big_w = np.linalg.norm(w_lim) + far
-    res = norm_a * far + np.linalg.norm(A @ w_lim - y)
-    d_res = _gamma(n + 1) * (norm_abs * big_w + np.linalg.norm(y))
-    d_step = lr * norm_abs * (d_res + _gamma(n_samples) * (res + d_res)) + 2 * u * (big_w + lr * norm_a * res)
-    d_grad = {t: norm_a**2 * t * d_step + norm_abs * (d_res + _gamma(n_samples) * (res + d_res)) for t in (t1, t2)}
-    bound = share / (2 * (t2 - t1)) + 2 * sum(d_grad[t] / grads[t] for t in (t1, t2)) / (t2 - t1)
+    d_step, d_grad = _gd_step_error(A, y, w0, w_lim, lr)
+    norm_a = np.linalg.norm(A, 2)
+    # iterate errors accumulate (gain ≤ 1) and reach g through AᵀA; plus one gradient evaluation's own error
+    g_err = {t: norm_a**2 * t * d_step + d_grad for t in (t1, t2)}
+    bound = share / (2 * (t2 - t1)) + 2 * sum(g_err[t] / grads[t] for t in (t1, t2)) / (t2 - t1)
     assert abs(rate - np.log(rho[0])) <= bound
     # informative: the rate singles out the lowest mode (the next one is more than twice the bound away)
     assert bound < 0.5 * abs(np.log(rho[0]) - np.log(rho[1]))
