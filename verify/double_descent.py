@@ -1243,24 +1243,38 @@ class SlowingConfig:
 class CriticalSlowing(Claim):
     id = "double_descent.critical_slowing"
     statement = ("At α = 1 the slowest gradient-flow relaxation time τ(N) = 1/s_min(AᵀA) diverges as N^{zν̄} with "
-                 "zν̄ = 2: the exponent fitted from E log s_min = a − zν̄ log N + c/N over N = 16…128 (c absorbs the "
+                 "zν̄ = 2: the exponent fitted from E log s_min = a − zν̄ log N + c/N over N = 16…256 (c absorbs the "
                  "leading finite-size correction) has a confidence interval containing 2.")
-    rivals = (Rival("diffusive", "Diffusive slowing, zν̄ = 1 (τ ∝ N).", nearest=True),)
+    rivals = (Rival("log_corrected", "τ ∝ N² ln N: the logarithmic correction a referee expects where a transition "
+                    "sits at its marginal dimension; the fit below returns zν̄ = 2.18 on that law (noiseless, the "
+                    "claim's sizes and correction term).", nearest=True),
+              Rival("diffusive", "Mean-field finite-size scaling (ε ~ N^(−1/2), as at an upper critical dimension) "
+                    "with τ ~ ε⁻²: zν̄ = 1 (τ ∝ N)."))
     reference = f"{REFERENCE} §3 (FSS rows: τ(N) ~ N², zν̄ = 2); Edelman (1988)"
     Params = SlowingParams
     Config = SlowingConfig
-    scales = {"quick": SlowingConfig(replicates=9600), "paper": SlowingConfig(replicates=24000)}
+    # N = 16…128 with 9600 draws per size gave se(zν̄) = 0.052; the log-corrected rival is 0.18 away (relevance
+    # ≤ 0.091), and δ_min ≈ 4.1·se needs se ≤ 0.02: N up to 256 with 24 000 draws per size gives 0.0185 (14 CPU-s;
+    # 36 000 draws to N = 128 gave 0.027 in 11 CPU-s)
+    scales = {"quick": SlowingConfig(replicates=24000), "paper": SlowingConfig(replicates=64000)}
     relevance = 0.0
-    relevance_abs = 0.25  # zν̄ ∈ {1, 2}
+    relevance_abs = 0.09  # half the distance to the log-corrected law's 2.183 is 0.0914
 
     def sweep(self, scale: str) -> list[SlowingParams]:
-        return [SlowingParams()]
+        return [SlowingParams(sizes=(16, 32, 64, 128, 256))]
 
     def theory(self, p: SlowingParams) -> Estimate:
         return Estimate(2.0)
 
     def rival(self, name: str, p: SlowingParams) -> Estimate:
-        return Estimate(1.0)
+        if name == "diffusive":
+            return Estimate(1.0)
+        # the exponent this claim's fit returns on E log s_min = −2 log N − log log N (equal weights: the per-size
+        # standard errors of log s_min are equal up to a few per cent)
+        n = np.array(p.sizes, float)
+        design = np.column_stack([np.ones_like(n), -np.log(n), 1 / n])
+        coef = np.linalg.lstsq(design, -2 * np.log(n) - np.log(np.log(n)), rcond=None)[0]
+        return Estimate(float(coef[1]))
 
     def simulate(self, p: SlowingParams, cfg: SlowingConfig, rng: np.random.Generator) -> Observation:
         n = np.array(p.sizes, float)
