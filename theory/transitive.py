@@ -247,6 +247,10 @@ def _all_ordered_pairs(n: int) -> list[tuple[int, int]]:
 #: largest list for the exact full ordered-pair KRR (a 2n × 2n rational solve; about a second at n = 30)
 KRR_MAX_N = 30
 
+#: largest list for ranks, margins and threshold polynomials as rational functions of a symbolic μ (the solve over
+#: Q(μ) takes 2.4 s at n = 32, 4.6 s at 40 and over a minute at 100; the polynomial's margin and roots add as much)
+SYMBOLIC_MAX_N = 32
+
 
 @checked_arguments
 def krr_predictions(
@@ -358,6 +362,10 @@ def rank_solution(n: int, exception: tuple[int, int] | None, mu_value: sp.Expr =
     _check_mu(mu_value)
     check_task(n, exception)
     mu_value = exact("mu_value", mu_value, rational=True)
+    if mu_value.free_symbols and n > SYMBOLIC_MAX_N:
+        raise ParameterError(f"n = {n} is outside [3, {SYMBOLIC_MAX_N}] for ranks as rational functions of a symbolic mu "
+                             f"(the solve over Q(mu) takes about 5 s at n = 40 and grows as n^3); pass a number for "
+                             "mu_value, or use solvers.transitive.rank_solution")
     if mu_value == 0:
         # L_G is singular: the limit mu -> 0+ is the pseudo-inverse solution (beta is orthogonal to 1)
         return sp.Matrix(graph_laplacian(n, exception).pinv() * source_vector(n, exception)).applyfunc(sp.nsimplify)

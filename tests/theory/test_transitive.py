@@ -141,3 +141,14 @@ def test_bad_tasks_are_rejected(n, exc, match):
 def test_additive_ridgeless_is_rejected():
     with pytest.raises(ParameterError, match="cannot interpolate"):
         tt.krr_predictions(5, (2, 4), kappa=tt.KernelFamily.from_coefficients(0, 1, 0))
+
+
+def test_symbolic_ranks_refuse_lists_too_long_to_solve_exactly():
+    """Ranks as rational functions of μ cost seconds at n = 32 and minutes at n = 100 (a hostile-input test found
+    n = 182 still running after 20 s): beyond SYMBOLIC_MAX_N a symbolic μ is refused, a number still works."""
+    n = tt.SYMBOLIC_MAX_N + 1
+    with pytest.raises(ParameterError, match="symbolic mu"):
+        tt.rank_solution(n, None)
+    with pytest.raises(ParameterError, match="symbolic mu"):
+        tt.threshold_polynomial(n, (4, 6), (1, 7))
+    assert len(tt.rank_solution(n, (4, 6), sp.Rational(1, 3))) == n
