@@ -1311,10 +1311,7 @@ def smallest_gram_eigenvalues(n_samples: int, n_features: int, replicates: int, 
     if n_samples == n_features:
         raise ParameterError(f"n_samples = n_features = {n_features}: alpha = 1 is the hard edge, use "
                              "scaled_smallest_eigenvalues")
-    diag, sub = _bidiagonal(n_samples, n_features, replicates, rng)
-    d = diag * diag
-    d[:, 1:] += sub * sub
-    off = diag[:, :-1] * sub
+    d, off = _gram_tridiagonal(*_bidiagonal(n_samples, n_features, replicates, rng))
     out = np.array([eigvalsh_tridiagonal(d[r], off[r], select="i", select_range=(0, 0), check_finite=False)[0]
                     for r in range(replicates)])
     return out / n_features
@@ -1441,6 +1438,14 @@ def _bidiagonal(n_samples: int, n_features: int, replicates: int, rng: np.random
     return diag, sub
 
 
+def _gram_tridiagonal(diag: NDArray, sub: NDArray) -> tuple[NDArray, NDArray]:
+    """Diagonal and off-diagonal of the tridiagonal BBᵀ from B's diagonal and subdiagonal (last axis; any leading
+    replicate axes): B_ii² + B_i,i−1² on the diagonal, B_ii·B_i+1,i off it."""
+    d = diag * diag
+    d[..., 1:] += sub * sub
+    return d, diag[..., :-1] * sub
+
+
 def gram_spectrum(n_samples: int, n_features: int, rng: np.random.Generator) -> NDArray:
     r"""The nonzero eigenvalues of :math:`X^\top X` for one P×N matrix X of i.i.d. N(0, 1) entries, ascending, drawn
     through the bidiagonal model instead of X itself.
@@ -1456,12 +1461,10 @@ def gram_spectrum(n_samples: int, n_features: int, rng: np.random.Generator) -> 
 
     check_int("n_samples", n_samples, low=1)
     check_int("n_features", n_features, low=1)
-    (diag,), (sub,) = _bidiagonal(n_samples, n_features, 1, rng)
-    d = diag * diag  # BBᵀ: diagonal B_ii² + B_i,i−1², off-diagonal B_ii·B_i+1,i
-    d[1:] += sub * sub
+    (d,), (off,) = _gram_tridiagonal(*_bidiagonal(n_samples, n_features, 1, rng))
     if len(d) == 1:
         return d
-    return eigvalsh_tridiagonal(d, diag[:-1] * sub, lapack_driver="stev", check_finite=False)
+    return eigvalsh_tridiagonal(d, off, lapack_driver="stev", check_finite=False)
 
 
 def flow_variance_spectrum(n_features: int, n_samples: int, designs: int, times: ArrayLike, *,

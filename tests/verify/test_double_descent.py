@@ -442,11 +442,12 @@ def test_collapse_params_validate():
 @pytest.mark.parametrize("n_samples", [64, 144])
 def test_smallest_gram_eigenvalue_is_the_lowest_of_the_bidiagonal_spectrum(n_samples):
     """The one-eigenvalue bisection returns the lowest eigenvalue of the same bidiagonal draw as the full spectrum
-    (the same variates from the same stream), to the eigensolvers' accuracy ε‖BBᵀ‖."""
+    (the same variates from the same stream), to the two eigensolvers' accuracy: each is backward stable, so off by
+    at most m·ε‖BBᵀ‖ (LAPACK's p(m)ε‖T‖ with p(m) = m, the matrix size)."""
     n = 100
     one = vd.smallest_gram_eigenvalues(n_samples, n, 1, np.random.default_rng(7))[0]
     full = vd.gram_spectrum(n_samples, n, np.random.default_rng(7))
-    assert abs(one - full[0] / n) <= 50 * EPS * full[-1] / n
+    assert abs(one - full[0] / n) <= 2 * len(full) * EPS * full[-1] / n
 
 
 @pytest.mark.parametrize("n_samples", [32, 72])
@@ -468,8 +469,8 @@ def test_gradient_descent_relaxes_at_the_smallest_eigenvalue(n_samples):
             grads[t] = float(np.linalg.norm(A.T @ (A @ w - y)))
     rate = np.log(grads[t2] / grads[t1]) / (t2 - t1)
     s, v = np.linalg.eigh(A.T @ A)
-    keep = s > 1e-8 * s[-1]  # the row space (below α = 1 the other N − P eigenvalues are 0 up to round-off)
-    s, v = s[keep], v[:, keep]
+    rank = min(n_samples, n)  # the row space: below α = 1 the other N − P eigenvalues are 0 up to round-off
+    s, v = s[-rank:], v[:, -rank:]
     rho = 1 - lr * s
     weight = (v.T @ (A.T @ (A @ w0 - y))) ** 2  # (s_k c_k)²: mode k's share of |g_0|²
     share = float(np.sum(weight[1:] * (rho[1:] / rho[0]) ** (2 * t1)) / weight[0])
