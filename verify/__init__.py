@@ -13,6 +13,8 @@ ResultStore
     Atomic, checksummed JSON/NPZ results (:mod:`gentheory.verify._storage`).
 export_figures
     Paper figures from stored results (:mod:`gentheory.verify.figures`).
+reusable_stores, shipped_results_dir
+    The shipped paper-scale store a paper-scale run reuses (:mod:`gentheory.verify.shipped`).
 
 Modules
 -------
@@ -44,6 +46,9 @@ report_html
     The static HTML report (page, inline figures, provenance).
 cli
     The ``gentheory`` command.
+shipped
+    The paper-scale results store shipped in the repository: ``gentheory ship``, its manifest, staleness, the
+    fallback that reads it.
 figures
     Paper figures (a package: one module per study and the shared registry and style).
 _keys
@@ -60,7 +65,8 @@ _worker
 from typing import Any
 
 __all__ = ["Claim", "Estimate", "Observation", "Rival", "Verdict", "register", "ResultStore", "all_claims", "claim_ids",
-           "get_claim", "export_figures", "run_claims", "default_results_dir", "project_root"]
+           "get_claim", "export_figures", "run_claims", "default_results_dir", "project_root", "reusable_stores",
+           "shipped_results_dir"]
 
 
 def __getattr__(name: str) -> Any:
@@ -70,7 +76,7 @@ def __getattr__(name: str) -> Any:
 
     home = {"ResultStore": "_storage", "default_results_dir": "_storage", "project_root": "_storage",
             "all_claims": "claims", "claim_ids": "claims", "get_claim": "claims", "export_figures": "figures",
-            "run_claims": "runner"}
+            "run_claims": "runner", "reusable_stores": "shipped", "shipped_results_dir": "shipped"}
     if name in __all__:
         return getattr(importlib.import_module(f"{__name__}.{home.get(name, 'core')}"), name)
     raise AttributeError(f"module 'gentheory.verify' has no attribute {name!r}")

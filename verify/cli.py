@@ -13,6 +13,11 @@
     gentheory report [--scale S] [--results DIR] [--json] [--html DIR [--style S]]
     gentheory figures [--style neurips|icml|...] [--format pdf png svg] [--out DIR] [--scale S]
     gentheory compare DIR_A DIR_B [--scale S] [--json]  (did an edit change any stored number? exit 1 if so)
+    gentheory ship DIR [--to SHIPPED]            (copy DIR's current paper-scale verdicts into paper-results/)
+
+At paper scale ``run`` first copies the current points of the shipped store ``paper-results/`` (``--fresh``
+recomputes them), and ``report`` and ``figures`` read a claim's shipped verdict when the results directory has none
+(:mod:`gentheory.verify.shipped`).
 
 ``run`` writes ``<results>/report.md`` and ``report.json`` and exits 1 unless every claim PASSes (or is REFUTED, a refuted finding holding as registered).
 """
@@ -32,6 +37,7 @@ from gentheory.verify.core import SUCCESS, Claim
 from gentheory.verify.figures import STYLES, MissingResultsError, export_figures
 from gentheory.verify.report import render_json, render_markdown
 from gentheory.verify.runner import EXECUTORS, interrupts_raise, run_claims
+from gentheory.verify.shipped import ShippedFallbackStore, refresh_command, reusable_stores, shipped_results_dir
 
 def _int_at_least(low: int):
     """argparse type: an integer >= ``low``; a bad value exits with code 2 naming the option, value and range."""
@@ -191,6 +197,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("second", help="results directory written by the other")
     p.add_argument("--scale", default="quick", choices=("quick", "paper"), help="simulation scale (default: %(default)s)")
     p.add_argument("--json", action="store_true", help="print the comparison as JSON")
+
+    p = sub.add_parser("ship", parents=[plugin],
+                       help="copy the current paper-scale verdicts of a results directory into the shipped store")
+    p.add_argument("source", help="results directory holding paper-scale verdicts (e.g. of `run --scale paper`)")
+    p.add_argument("--to", type=_directory_name, default=None,
+                   help="the shipped store (default: paper-results at the project root)")
     return parser
 
 
@@ -252,11 +264,16 @@ def _cmd_run(args: argparse.Namespace) -> int:
         print(f"gentheory run: {problem}", file=sys.stderr)
         return 2
     store = ResultStore(args.results)
+    reuse = reusable_stores(args.scale)
+    if reuse and not args.fresh:
+        print(f"gentheory run: current points of the shipped store {reuse[0]} are reused (--fresh recomputes them)",
+              file=sys.stderr)
     try:
         with interrupts_raise():
             verdicts = run_claims(claims, scale=args.scale, store=store, executor=args.executor,
                                   workers=args.workers, scheduler=args.scheduler, base_seed=args.seed,
-                                  fresh=args.fresh, alpha=args.alpha, progress=False if args.no_progress else None)
+                                  fresh=args.fresh, alpha=args.alpha, progress=False if args.no_progress else None,
+                                  reuse=reuse)
         md = render_markdown(verdicts)
         store.write_text("report.md", md)
         store.write_text("report.json", json.dumps(to_jsonable(render_json(verdicts)), indent=1))
@@ -346,8 +363,22 @@ def _merge_calibrations(args: argparse.Namespace) -> int:
     return 1 if any(r.verdict in ("MISCALIBRATED", "ERROR") for r in rows) else 0
 
 
-def _stored_verdicts(args: argparse.Namespace) -> list:
-    store = ResultStore(args.results)
+def _reading_store(args: argparse.Namespace) -> ShippedFallbackStore:
+    """The results directory, falling back at paper scale to the current verdicts of the shipped store."""
+    return ShippedFallbackStore(args.results, shipped_results_dir() if args.scale == "paper" else None)
+
+
+def _shipped_note(store: ShippedFallbackStore, command: str) -> None:
+    """One stderr line on the claims read from the shipped store, one on those whose shipped points are stale."""
+    if store.used and store.shipped is not None:
+        print(f"gentheory {command}: {len(store.used)} claims read from the shipped store {store.shipped.root}",
+              file=sys.stderr)
+    if store.stale:
+        print(f"gentheory {command}: the shipped points of {', '.join(store.stale)} are stale (the code changed "
+              f"since they were shipped); recompute them: {refresh_command(store.stale)}", file=sys.stderr)
+
+
+def _stored_verdicts(args: argparse.Namespace, store: ShippedFallbackStore) -> list:
     out = []
     for cid in claim_ids():
         v = store.load_verdict(cid, args.scale)
@@ -357,7 +388,9 @@ def _stored_verdicts(args: argparse.Namespace) -> list:
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
-    verdicts = _stored_verdicts(args)
+    store = _reading_store(args)
+    verdicts = _stored_verdicts(args, store)
+    _shipped_note(store, "report")
     if not verdicts:
         print(f"no stored verdicts at scale {args.scale!r} in {args.results}; run `gentheory run --all` first",
               file=sys.stderr)
@@ -370,7 +403,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
             print(f"gentheory report: {problem}", file=sys.stderr)
             return 2
         try:
-            page = write_html_report(verdicts, ResultStore(args.results), args.html, style=args.style)
+            page = write_html_report(verdicts, store, args.html, style=args.style)
         except OSError as exc:
             return _os_error("report", exc)
         print(f"HTML report: {page}", file=sys.stderr)
@@ -389,10 +422,12 @@ def _cmd_figures(args: argparse.Namespace) -> int:
     if problem:
         print(f"gentheory figures: {problem}", file=sys.stderr)
         return 2
+    store = _reading_store(args)
     try:
-        paths = export_figures(ResultStore(args.results), args.out, scale=args.scale, style=args.style,
-                               formats=args.format, names=args.only)
+        paths = export_figures(store, args.out, scale=args.scale, style=args.style, formats=args.format,
+                               names=args.only)
     except MissingResultsError as exc:
+        _shipped_note(store, "figures")
         print(f"gentheory figures: {exc}", file=sys.stderr)
         return 1
     except KeyError as exc:  # --only names a figure that does not exist
@@ -400,8 +435,39 @@ def _cmd_figures(args: argparse.Namespace) -> int:
         return 2
     except OSError as exc:
         return _os_error("figures", exc)
+    _shipped_note(store, "figures")
     for p in paths:
         print(p)
+    return 0
+
+
+def _cmd_ship(args: argparse.Namespace) -> int:
+    from gentheory.verify._storage import project_root
+    from gentheory.verify.shipped import SHIPPED_DIRNAME, ship
+
+    if not Path(args.source).is_dir():
+        print(f"gentheory ship: results directory {args.source!r} does not exist", file=sys.stderr)
+        return 2
+    dest = args.to
+    if dest is None:
+        root = project_root()
+        if root is None:
+            print("gentheory ship: not inside a gentheory checkout; name the shipped store with --to DIR",
+                  file=sys.stderr)
+            return 2
+        dest = str(root / SHIPPED_DIRNAME)
+    problem = _writable_directory(dest, "--to")
+    if problem:
+        print(f"gentheory ship: {problem}", file=sys.stderr)
+        return 2
+    try:
+        result = ship(args.source, dest)
+    except ValueError as exc:  # over the size limit, or a manifest of another format
+        print(f"gentheory ship: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        return _os_error("ship", exc)
+    print(result.render())
     return 0
 
 
@@ -453,7 +519,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if getattr(args, "results", "") is None:
         args.results = str(default_results_dir())
     commands = {"list": _cmd_list, "run": _cmd_run, "calibrate": _cmd_calibrate, "report": _cmd_report,
-                "figures": _cmd_figures, "compare": _cmd_compare}
+                "figures": _cmd_figures, "compare": _cmd_compare, "ship": _cmd_ship}
     try:
         return commands[args.command](args)
     except PluginError as exc:

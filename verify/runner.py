@@ -433,8 +433,9 @@ def import_current_points(source: str | os.PathLike, store: ResultStore, claims:
     """Copy into ``store`` the points of the results directory ``source`` that are current: stored under the key
     the current code gives each sweep point of ``claims`` at ``scale`` and ``base_seed`` (the key covers the claim,
     params, config, seed and the study's code, so a copied point is one the run would recompute bit for bit).
-    Stale or foreign files are left behind; ``source`` is only read, and every copy is checked on load like any
-    stored point (a corrupt one is recomputed). Returns the number of points copied."""
+    Stale or foreign files are left behind, and a point ``store`` holds already is not overwritten; ``source`` is
+    only read, and every copy is checked on load like any stored point (a corrupt one is recomputed). Returns the
+    number of points copied."""
     copied = 0
     for claim in claims:
         config = claim.config(scale)
@@ -444,7 +445,7 @@ def import_current_points(source: str | os.PathLike, store: ResultStore, claims:
         for params in claim.sweep(scale):
             key = point_key(claim, params, config, base_seed)
             files = sorted(src_dir.glob(f"{key}.*"))
-            if not any(f.suffix == ".json" for f in files):
+            if not any(f.suffix == ".json" for f in files) or store.point_path(claim.id, scale, key).exists():
                 continue
             dest = store.points_dir(claim.id, scale)
             dest.mkdir(parents=True, exist_ok=True)
@@ -466,6 +467,7 @@ def run_claims(
     fresh: bool = False,
     alpha: float = 1e-3,
     progress: bool | None = None,
+    reuse: Sequence[str | os.PathLike] = (),
 ) -> list[Verdict]:
     """Check ``claims`` at ``scale``; returns one :class:`Verdict` per claim, in order.
 
@@ -475,11 +477,18 @@ def run_claims(
         Where points run. An :class:`concurrent.futures.Executor` instance is used as given.
     store : ResultStore, optional
         Stored points are reused (resume) unless ``fresh``; every new point is written at once.
+    reuse : sequence of paths, optional
+        Results directories whose current points (:func:`import_current_points`: stored under the key the current
+        code gives them) are copied into ``store`` before anything is computed, unless ``fresh`` — e.g. the shipped
+        paper-scale store, :func:`gentheory.verify.shipped.reusable_stores`.
     progress : bool, optional
         True a tqdm bar, False nothing; None (default) a bar in a terminal or a notebook, else one stderr line per
         finished claim and a points count every minute.
     """
     t_start = time.perf_counter()
+    if store is not None and not fresh:
+        for source in reuse:
+            import_current_points(source, store, claims, scale=scale, base_seed=base_seed)
     results: dict[tuple[str, str], PointResult] = {}
     todo: list[tuple[Claim, Any, str]] = []
     plan: dict[str, list[str]] = {}
