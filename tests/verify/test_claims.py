@@ -5,6 +5,8 @@ prediction, and by the registered theory moved by twice its relevance either way
 each of them (FAIL), so a PASS is not a test that cannot fail and every rival is one the data separate.
 """
 import dataclasses
+import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -64,9 +66,10 @@ def _assert_rivals_as_theory_fail(claim, points, scale):
 def test_theory_moved_by_twice_its_relevance_is_rejected(quick_results, claim_id, sign):
     """The registered theory moved by ±2·relevance at every element fails on the same data."""
     _, verdicts = quick_results
-    v = verdicts[claim_id]
-    claim = get_claim(claim_id)
+    _assert_moved_theory_fails(get_claim(claim_id), verdicts[claim_id].points, "quick", sign)
 
+
+def _assert_moved_theory_fails(claim, points, scale, sign):
     def moved(p):
         t = np.asarray(p.theory.value, float)
         if claim.interval_theory:
@@ -76,11 +79,11 @@ def test_theory_moved_by_twice_its_relevance_is_rejected(quick_results, claim_id
             flip = np.full(t.shape, sign < 0)
             flip.flat[np.argmax(np.abs(m) / np.where(se > 0, se, np.inf))] = True
             return Estimate(np.where(flip, -t, t), p.theory.stderr, p.theory.error_bound, p.theory.n, p.theory.dof)
-        rel = np.maximum(claim.relevance * np.abs(t), claim.relevance_floor("quick"))
+        rel = np.maximum(claim.relevance * np.abs(t), claim.relevance_floor(scale))
         return Estimate(t + sign * 2 * rel, p.theory.stderr, p.theory.error_bound, p.theory.n, p.theory.dof)
 
-    got = assess(claim, _with_theory(v.points, moved), scale="quick")
-    assert got.status == "FAIL", f"{claim_id}: theory moved by {sign:+d}·2·relevance gives {got.status}"
+    got = assess(claim, _with_theory(points, moved), scale=scale)
+    assert got.status == "FAIL", f"{claim.id}: theory moved by {sign:+d}·2·relevance gives {got.status} at {scale} scale"
 
 
 @pytest.mark.parametrize("claim_id", claim_ids())
@@ -110,3 +113,31 @@ def test_claim_passes_at_paper_scale(tmp_path, claim_id):
     assert v.status in SUCCESS and v.rival_rejected, render_markdown([v])
     # the negative controls of the rivals this scale declares (some are declared at paper scale alone)
     _assert_rivals_as_theory_fail(claim, v.points, "paper")
+
+
+def _shipped_claim_ids() -> list[str]:
+    from gentheory.verify.shipped import MANIFEST_NAME, shipped_results_dir
+
+    shipped = shipped_results_dir(Path(__file__).resolve().parents[2])
+    return [] if shipped is None else sorted(json.loads((shipped / MANIFEST_NAME).read_text())["claims"])
+
+
+@pytest.mark.parametrize("claim_id", _shipped_claim_ids())
+def test_shipped_paper_verdict_holds_and_its_negative_controls_fail(claim_id):
+    """The paper-scale points shipped in the repository, re-assessed by the current code: the stored verdict is
+    reproduced, and each rival and the theory moved by ±2·relevance, put in the theory's place, fail on them — the
+    paper scale's teeth, checked in CI without computing a point (test_shipped.py checks the points are current)."""
+    from gentheory.verify import ResultStore
+    from gentheory.verify.shipped import shipped_results_dir
+
+    shipped = shipped_results_dir(Path(__file__).resolve().parents[2])
+    assert shipped is not None
+    v = ResultStore(shipped).load_verdict(claim_id, "paper")
+    assert v is not None, f"{claim_id}: the shipped verdict does not load"
+    claim = get_claim(claim_id)
+    again = assess(claim, [dataclasses.replace(p, assessment=None) for p in v.points], scale="paper")
+    assert (again.status, again.rival_rejected) == (v.status, v.rival_rejected), render_markdown([again])
+    assert again.status == ("REFUTED" if claim.refuted_rival else "PASS") and again.rival_rejected
+    _assert_rivals_as_theory_fail(claim, v.points, "paper")
+    for sign in (1, -1):
+        _assert_moved_theory_fails(claim, v.points, "paper", sign)
