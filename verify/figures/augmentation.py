@@ -361,7 +361,7 @@ def fig_group_shift(verdicts):
         mean_aug = [mean_augmentation_prediction(ShiftParams(**{**base.__dict__, "n_over_d": float(x)}), modes)
                     for x in xs]
         axes[0].plot(xs, block, "-", color=f"C{c}", lw=0.9, label=f"{lab}: block equivalent")
-        axes[0].plot(xs, mean_aug, "--", color=f"C{c}", lw=0.7, label=f"{lab}: C̄-only")
+        axes[0].plot(xs, mean_aug, "--", color=f"C{c}", lw=0.7, label=f"{lab}: " + r"$\bar{C}$-only")
         rows += [{"panel": "a", "setting": lab, "n_over_d": float(x), "block": b, "mean_augmentation": m}
                  for x, b, m in zip(xs, block, mean_aug)]
     none = [shift_prediction(ShiftParams(n_over_d=float(x), k=1, shifts=(0,)), modes).test_error for x in xs]
