@@ -40,8 +40,8 @@ def fig_risk_curves(verdicts):
 @figure("grokking_null_space_law", claims=("grokking.null_space_law",),
         caption="‖Π_Gθ_k‖/‖Π_Gθ_0‖ (circles) and the same ratio on ker Σ (crosses, under the circles: the two "
                 "shrink alike) against the theory (lines): S_k(ηλ) for coupled weight decay, (1−ηλ)^k for decoupled, "
-                "so β = 0 and every decoupled run share one line; colour: momentum β and coupling.",
-        width="half", aspect=1.5)
+                "so β = 0 and every decoupled run share one line; colour: momentum β, coupling and ηλ.",
+        width="half", aspect=2.0)
 def fig_null_space_law(verdicts):
     import matplotlib.pyplot as plt
 
@@ -56,20 +56,25 @@ def fig_null_space_law(verdicts):
         probe = gs.null_multiplier(np.array([10, 100, 1000, 10000]), pr["eta"], pr["lam"], pr["beta"], pr["coupling"])
         groups.setdefault(tuple(np.round(probe, 10)), []).append((pt, th))
     for c, members in enumerate(groups.values()):
+        # runs sharing a line may differ in η and λ at equal ηλ: the label names (coupling, β) and the product ηλ
         by_coupling: dict[str, list[str]] = {}
         for pt, _ in members:
-            by_coupling.setdefault(pt.params["coupling"], []).append(f"{pt.params['beta']:g}")
+            betas = by_coupling.setdefault(pt.params["coupling"], [])
+            if f"{pt.params['beta']:g}" not in betas:
+                betas.append(f"{pt.params['beta']:g}")
+        products = sorted({pt.params["eta"] * pt.params["lam"] for pt, _ in members})
         names = "\n".join(f"{coupling}, β = {', '.join(betas)}" for coupling, betas in by_coupling.items())
+        names += "; ηλ = " + ", ".join(f"{x * 1e4:.2g}" for x in products) + r"$\cdot 10^{-4}$"
         longest = max(members, key=lambda m: np.max(m[0].aux["k"]))
-        ax.semilogy(longest[0].aux["k"], longest[1], "-", lw=1, color=f"C{c}", label=names)
+        ax.semilogy(longest[0].aux["k"] / 1e3, longest[1], "-", lw=1, color=f"C{c}", label=names)
         for pt, th in members:
             a, pr = pt.aux, pt.params
             ks = a["k"]
-            ax.semilogy(ks, a["ratio_G"], "o", ms=3, color=f"C{c}")
-            ax.semilogy(ks, a["ratio_inactive"], "x", ms=3, color=f"C{c}")
+            ax.semilogy(ks / 1e3, a["ratio_G"], "o", ms=3, color=f"C{c}")
+            ax.semilogy(ks / 1e3, a["ratio_inactive"], "x", ms=3, color=f"C{c}")
             rows += [{"series": f"{pr['coupling']} beta={pr['beta']}", "k": int(k), "theory": t, "G": g, "kerSigma": i}
                      for k, t, g, i in zip(ks, th, a["ratio_G"], a["ratio_inactive"])]
-    ax.set_xlabel("iteration $k$")
+    ax.set_xlabel(r"iteration $k$ / $10^3$")
     ax.set_ylabel(r"$\|\Pi\theta_k\| / \|\Pi\theta_0\|$")
     tidy_log_axis(ax, "y")
     handles = ax.get_legend_handles_labels()[0] + [
