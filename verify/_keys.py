@@ -22,7 +22,7 @@ from typing import Any
 
 from gentheory.verify._seeding import digest
 
-__all__ = ["numerical_source_fingerprint", "import_closure", "study_code_digest", "point_key", "design_key",
+__all__ = ["numerical_source_fingerprint", "import_closure", "study_code_digest", "point_key", "sweep_keys", "design_key",
            "NAMESPACE", "LAYERS", "CORE_MODULES"]
 
 #: the import package this project installs; its layers live in the top-level folders of :data:`LAYERS`
@@ -195,6 +195,12 @@ def point_key(claim: Any, params: Any, config: Any, base_seed: int) -> str:
     params, config, base seed, and the code its study executes)."""
     return digest({"claim": claim.id, "params": params, "config": config, "base_seed": int(base_seed),
                    "code": study_code_digest(type(claim).__module__)})[:32]
+
+
+def sweep_keys(claim: Any, scale: str, base_seed: int = 0) -> list[str]:
+    """The keys of the points of ``claim``'s sweep at ``scale`` and ``base_seed``, in sweep order."""
+    config = claim.config(scale)
+    return [point_key(claim, params, config, base_seed) for params in claim.sweep(scale)]
 
 
 def design_key(claim: Any, scale: str) -> str:

@@ -35,7 +35,7 @@ from gentheory.verify._storage import ResultStore, default_results_dir
 from gentheory.verify.claims import PluginError, all_claims, claim_ids
 from gentheory.verify.core import SUCCESS, Claim
 from gentheory.verify.figures import STYLES, MissingResultsError, export_figures
-from gentheory.verify.report import render_json, render_markdown
+from gentheory.verify.report import render_json, render_markdown, write_reports
 from gentheory.verify.runner import EXECUTORS, interrupts_raise, run_claims
 from gentheory.verify.shipped import ShippedFallbackStore, refresh_command, reusable_stores, shipped_results_dir
 
@@ -274,9 +274,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
                                   workers=args.workers, scheduler=args.scheduler, base_seed=args.seed,
                                   fresh=args.fresh, alpha=args.alpha, progress=False if args.no_progress else None,
                                   reuse=reuse)
-        md = render_markdown(verdicts)
-        store.write_text("report.md", md)
-        store.write_text("report.json", json.dumps(to_jsonable(render_json(verdicts)), indent=1))
+        write_reports(store, verdicts)
     except KeyboardInterrupt:
         return _interrupted(store, claims, args.scale)
     except OSError as exc:  # a write that failed (disk full, read-only) or a scheduler that does not answer

@@ -1,14 +1,14 @@
 """Markdown and JSON reports of verdicts (the same numbers the notebooks print)."""
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
 from gentheory.verify._seeding import to_jsonable
 from gentheory.verify.core import Verdict
 
-__all__ = ["render_markdown", "render_json", "verdict_table", "worst_number", "measured_numbers", "point_rows",
+__all__ = ["render_markdown", "render_json", "write_reports", "REPORT_FILES", "verdict_table", "worst_number", "measured_numbers", "point_rows",
            "split_params", "setting_text", "info_text", "short_number", "GLOSSARY", "GLOSSARY_TERMS", "MARKDOWN_ROWS"]
 
 #: compared numbers listed per claim in the markdown report (the HTML report and the JSON hold all)
@@ -257,3 +257,16 @@ def render_json(verdicts: Sequence[Verdict]) -> dict:
     """``{"verdicts": [...]}`` with at least claim, status, z_max, z_star, rival_rejected and rivals each."""
     return {"verdicts": [to_jsonable(v.to_dict(with_points=False) | {"rival_rejected": v.rival_rejected})
                          for v in verdicts]}
+
+
+#: the report files a run (and the shipped store) writes next to its verdicts
+REPORT_FILES = ("report.md", "report.json")
+
+
+def write_reports(store: Any, verdicts: Sequence[Verdict]) -> None:
+    """Write ``report.md`` (:func:`render_markdown`) and ``report.json`` (:func:`render_json`) of ``verdicts`` into
+    the results directory ``store`` (atomically, :meth:`~gentheory.verify._storage.ResultStore.write_text`)."""
+    import json
+
+    store.write_text(REPORT_FILES[0], render_markdown(verdicts))
+    store.write_text(REPORT_FILES[1], json.dumps(to_jsonable(render_json(verdicts)), indent=1))

@@ -30,7 +30,7 @@ import numpy as np
 from numpy.typing import NDArray
 from threadpoolctl import threadpool_limits
 
-from gentheory.verify._keys import design_key, point_key
+from gentheory.verify._keys import design_key, point_key, sweep_keys
 from gentheory.verify._worker import init_worker
 from gentheory.verify._seeding import point_seed, to_jsonable
 from gentheory.verify._stats import compare, detectable_multiplier, z_star
@@ -438,12 +438,10 @@ def import_current_points(source: str | os.PathLike, store: ResultStore, claims:
     number of points copied."""
     copied = 0
     for claim in claims:
-        config = claim.config(scale)
         src_dir = ResultStore(source).points_dir(claim.id, scale)
         if not src_dir.is_dir():
             continue
-        for params in claim.sweep(scale):
-            key = point_key(claim, params, config, base_seed)
+        for key in sweep_keys(claim, scale, base_seed):
             files = sorted(src_dir.glob(f"{key}.*"))
             if not any(f.suffix == ".json" for f in files) or store.point_path(claim.id, scale, key).exists():
                 continue

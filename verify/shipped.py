@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
-from gentheory.verify._keys import point_key
+from gentheory.verify._keys import sweep_keys
 from gentheory.verify._storage import ResultStore, atomic_write_bytes, project_root, provenance
 from gentheory.verify.claims import all_claims, get_claim
 from gentheory.verify.core import SUCCESS, Claim, Verdict
@@ -60,9 +60,9 @@ def shipped_results_dir(start: str | os.PathLike | None = None) -> Path | None:
 
 
 def current_keys(claim: Claim, scale: str = SHIPPED_SCALE, base_seed: int = 0) -> list[str]:
-    """The point keys the current code gives the sweep of ``claim`` at ``scale`` and ``base_seed``, in sweep order."""
-    config = claim.config(scale)
-    return [point_key(claim, params, config, base_seed) for params in claim.sweep(scale)]
+    """The point keys the current code gives the sweep of ``claim`` at ``scale`` (default: the shipped scale) and
+    ``base_seed``, in sweep order (:func:`~gentheory.verify._keys.sweep_keys`)."""
+    return sweep_keys(claim, scale, base_seed)
 
 
 def verdict_is_current(verdict: Verdict, claim: Claim | None = None, base_seed: int = 0) -> bool:
@@ -122,8 +122,7 @@ def ship(source: str | os.PathLike, dest: str | os.PathLike, claims: Sequence[Cl
     ValueError
         If the shipped store would exceed :data:`MAX_SHIPPED_BYTES`.
     """
-    from gentheory.verify.report import render_json, render_markdown
-    from gentheory.verify._seeding import to_jsonable
+    from gentheory.verify.report import REPORT_FILES, write_reports
 
     src, out = ResultStore(source), ResultStore(dest)
     claims = all_claims() if claims is None else list(claims)
@@ -137,7 +136,7 @@ def ship(source: str | os.PathLike, dest: str | os.PathLike, claims: Sequence[Cl
         reason = "no stored paper-scale verdict"
         candidate = src.load_verdict(claim.id, SHIPPED_SCALE)
         if candidate is not None:
-            if [p.key for p in candidate.points] != keys:
+            if not verdict_is_current(candidate, claim, base_seed):
                 reason = "its stored points are stale (the code or design changed since they were computed)"
             elif candidate.status not in SUCCESS:
                 reason = f"its verdict is {candidate.status}"
@@ -151,7 +150,7 @@ def ship(source: str | os.PathLike, dest: str | os.PathLike, claims: Sequence[Cl
             result.shipped.append(claim.id)
         elif chosen is None:
             kept = out.load_verdict(claim.id, SHIPPED_SCALE)
-            if kept is not None and [p.key for p in kept.points] == keys and kept.status in SUCCESS:
+            if kept is not None and verdict_is_current(kept, claim, base_seed) and kept.status in SUCCESS:
                 chosen = kept
                 result.kept.append(claim.id)
             else:
@@ -174,7 +173,7 @@ def ship(source: str | os.PathLike, dest: str | os.PathLike, claims: Sequence[Cl
     wanted = {f.relative_to(out.root) for cid, e in entries.items() for f in _claim_files(out, cid, e["points"])}
     for f in sorted(p for p in out.root.rglob("*") if p.is_file()):
         rel = f.relative_to(out.root)
-        if rel not in wanted and rel.name not in ("report.md", "report.json", MANIFEST_NAME):
+        if rel not in wanted and str(rel) not in (*REPORT_FILES, MANIFEST_NAME):
             f.unlink()
             result.removed_files += 1
     for d in sorted((p for p in out.root.rglob("*") if p.is_dir()), key=lambda p: len(p.parts), reverse=True):
@@ -182,9 +181,8 @@ def ship(source: str | os.PathLike, dest: str | os.PathLike, claims: Sequence[Cl
             d.rmdir()
     order = {c.id: i for i, c in enumerate(claims)}
     verdicts.sort(key=lambda v: order[v.claim])
-    out.write_text("report.md", render_markdown(verdicts))
-    out.write_text("report.json", json.dumps(to_jsonable(render_json(verdicts)), indent=1))
-    files = sorted(wanted | {Path("report.md"), Path("report.json")})
+    write_reports(out, verdicts)
+    files = sorted(wanted | {Path(name) for name in REPORT_FILES})
     file_table: dict[str, dict[str, Any]] = {str(rel): {"bytes": (out.root / rel).stat().st_size, "sha256": _sha256(out.root / rel)}
                   for rel in files}
     manifest: dict[str, Any] = {
