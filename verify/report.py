@@ -196,15 +196,16 @@ def render_markdown(verdicts: Sequence[Verdict], *, title: str = "gentheory repo
     n_pass = sum(v.status == "PASS" for v in verdicts)
     refuted = [v for v in verdicts if v.status == "REFUTED"]
     scale = verdicts[0].scale if verdicts else "-"
-    prov = verdicts[0].provenance if verdicts else {}
-    git = prov.get("git", {})
+    # verdicts computed by several commits (a resumed or shipped run) name each; the key proves the code identical
+    gits = [v.provenance.get("git") or {} for v in verdicts]
+    commits = ", ".join(sorted({str(g.get("commit")) for g in gits})) or "-"
     out = [
         f"# {title}",
         "",
         f"{n_pass}/{len(verdicts)} claims PASS and {len(refuted)} REFUTED (the paper's statement rejected, the "
         f"corrected one verified) at scale `{scale}`; false-alarm budget a = "
-        f"{verdicts[0].alpha if verdicts else '-'} per claim. git {git.get('commit')}"
-        f"{' (dirty)' if git.get('dirty') else ''}.",
+        f"{verdicts[0].alpha if verdicts else '-'} per claim. git {commits}"
+        f"{' (dirty)' if any(g.get('dirty') for g in gits) else ''}.",
         "",
         GLOSSARY,
         "",

@@ -492,3 +492,20 @@ def test_import_current_points_copies_exactly_the_points_the_current_code_would_
     assert again.status == first.status
     for a, b in zip(first.points, again.points):
         assert a.key == b.key and np.array_equal(a.measured.value, b.measured.value)
+
+
+def test_the_report_names_every_commit_its_verdicts_were_computed_by():
+    """A resumed or shipped run holds verdicts of several commits (their keys prove the code identical): the report's
+    header names each, and says dirty if any was."""
+    import dataclasses
+
+    from gentheory.verify.report import render_markdown
+    from gentheory.verify.runner import assess
+
+    c = get_claim("grokking.tail_amplitude")
+    v = assess(c, [evaluate_point(c.id, p, "quick", 0) for p in c.sweep("quick")[:1]], scale="quick")
+    a = dataclasses.replace(v, provenance={**v.provenance, "git": {"commit": "a" * 40, "dirty": False}})
+    b = dataclasses.replace(v, provenance={**v.provenance, "git": {"commit": "b" * 40, "dirty": True}})
+    header = render_markdown([a, b, a]).splitlines()[2]
+    assert f"git {'a' * 40}, {'b' * 40} (dirty)." in header
+    assert "(dirty)" not in render_markdown([a]).splitlines()[2]
