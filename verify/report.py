@@ -8,7 +8,7 @@ import numpy as np
 from gentheory.verify._seeding import to_jsonable
 from gentheory.verify.core import Verdict
 
-__all__ = ["render_markdown", "render_json", "write_reports", "REPORT_FILES", "verdict_table", "worst_number", "measured_numbers", "point_rows",
+__all__ = ["render_markdown", "verdict_commits", "render_json", "write_reports", "REPORT_FILES", "verdict_table", "worst_number", "measured_numbers", "point_rows",
            "split_params", "setting_text", "info_text", "short_number", "GLOSSARY", "GLOSSARY_TERMS", "MARKDOWN_ROWS"]
 
 #: compared numbers listed per claim in the markdown report (the HTML report and the JSON hold all)
@@ -190,22 +190,27 @@ def point_rows(v: Verdict) -> list[dict[str, str]]:
     return rows
 
 
+def verdict_commits(verdicts: Sequence[Verdict]) -> tuple[list[str], bool]:
+    """The distinct git commits the verdicts were computed by, sorted, and whether any ran on a dirty tree: a resumed
+    or shipped run spans several commits (their keys prove the code each point executed identical)."""
+    gits = [v.provenance.get("git") or {} for v in verdicts]
+    return sorted({str(g.get("commit")) for g in gits}), any(g.get("dirty") for g in gits)
+
+
 def render_markdown(verdicts: Sequence[Verdict], *, title: str = "gentheory report") -> str:
     """The full report: summary table, the refuted findings under their own heading, then per claim its
     statement, rivals, reference and points."""
     n_pass = sum(v.status == "PASS" for v in verdicts)
     refuted = [v for v in verdicts if v.status == "REFUTED"]
     scale = verdicts[0].scale if verdicts else "-"
-    # verdicts computed by several commits (a resumed or shipped run) name each; the key proves the code identical
-    gits = [v.provenance.get("git") or {} for v in verdicts]
-    commits = ", ".join(sorted({str(g.get("commit")) for g in gits})) or "-"
+    commits, dirty = verdict_commits(verdicts)
     out = [
         f"# {title}",
         "",
         f"{n_pass}/{len(verdicts)} claims PASS and {len(refuted)} REFUTED (the paper's statement rejected, the "
         f"corrected one verified) at scale `{scale}`; false-alarm budget a = "
-        f"{verdicts[0].alpha if verdicts else '-'} per claim. git {commits}"
-        f"{' (dirty)' if any(g.get('dirty') for g in gits) else ''}.",
+        f"{verdicts[0].alpha if verdicts else '-'} per claim. git {', '.join(commits) or '-'}"
+        f"{' (dirty)' if dirty else ''}.",
         "",
         GLOSSARY,
         "",

@@ -15,7 +15,7 @@ from typing import Sequence
 
 from gentheory.verify._storage import ResultStore, atomic_write_bytes
 from gentheory.verify.core import Verdict
-from gentheory.verify.report import GLOSSARY_TERMS, info_text, point_rows, setting_text, short_number, worst_number
+from gentheory.verify.report import GLOSSARY_TERMS, info_text, point_rows, setting_text, short_number, verdict_commits, worst_number
 
 __all__ = ["write_html_report", "FIGURE_DPI"]
 
@@ -116,11 +116,10 @@ def _claim_section(v: Verdict, figures: Sequence[tuple[str, int, str]]) -> str:
 
 def _provenance(verdicts: Sequence[Verdict]) -> str:
     prov = verdicts[0].provenance if verdicts else {}
-    git = prov.get("git") or {}
+    commits, dirty = verdict_commits(verdicts)
     versions = ", ".join(f"{_e(k)} {_e(val)}" for k, val in sorted((prov.get("versions") or {}).items()))
-    commits = sorted({str((v.provenance.get("git") or {}).get("commit")) for v in verdicts})
     return (f'<p class="meta">Scale <code>{_e(verdicts[0].scale if verdicts else "-")}</code>, base seed '
-            f'{_e(prov.get("base_seed"))}; git {", ".join(_e(c) for c in commits)}{" (dirty)" if git.get("dirty") else ""}; '
+            f'{_e(prov.get("base_seed"))}; git {", ".join(_e(c) for c in commits)}{" (dirty)" if dirty else ""}; '
             f'Python {_e(prov.get("python"))} on {_e(prov.get("platform"))}; {versions}. Page written '
             f'{_e(datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"))}.</p>')
 
