@@ -37,6 +37,7 @@ __all__ = [
     "test_error",
     "train_error",
     "response",
+    "response_finite_n_correction",
     "gd_response",
     "correlation",
     "fd_ratio",
@@ -263,6 +264,23 @@ def response(tau: ArrayLike, alpha: float, *, lam: float = 0.0, n: int | None = 
     nn = _nodes_for(float(tau.max()), n)
     out = _integrate(lambda x: np.exp(-(x[:, None] + lam) * tau[None, :]), alpha, nn, rtol, "response")
     return out
+
+
+@checked_arguments
+def response_finite_n_correction(tau: ArrayLike, alpha: float) -> NDArray:
+    r"""The 1/N term of the mean relaxing response of real Gaussian designs,
+    :math:`c = (e^{-s_-\tau} + e^{-s_+\tau})/4 - e^{-(1+\alpha)\tau}I_0(2\sqrt\alpha\,\tau)/2` (Bai & Silverstein
+    2004; :func:`gentheory.theory.double_descent.response_finite_n_correction`), so that
+    :math:`\mathrm E\frac1N\sum_{s_k>0}e^{-s_k\tau} = R(\tau) - (1-\alpha)_+ + c/N + O(N^{-2})` at λ = 0.
+    The Bessel term is evaluated as :math:`e^{-s_-\tau}\,\mathrm{i0e}(2\sqrt\alpha\,\tau)` (no overflow at large τ)."""
+    from scipy.special import i0e
+
+    check_range("alpha", alpha, low=0, high=MAX_ALPHA, low_open=True)
+    tau = np.atleast_1d(np.asarray(tau, float))
+    if np.any(~(tau >= 0)) or np.any(~np.isfinite(tau)):
+        raise ParameterError(f"tau = {tau.min()!r}: times must be finite and in [0, inf)")
+    lower, upper = (1 - math.sqrt(alpha)) ** 2, (1 + math.sqrt(alpha)) ** 2
+    return (np.exp(-lower * tau) + np.exp(-upper * tau)) / 4 - np.exp(-lower * tau) * i0e(2 * math.sqrt(alpha) * tau) / 2
 
 
 @checked_arguments

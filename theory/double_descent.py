@@ -44,6 +44,7 @@ __all__ = [
     "order_parameter",
     "critical_response_amplitude",
     "response_scaling_function",
+    "response_finite_n_correction",
     "variance_scaling_function",
     "variance_scaling_corrections",
     "fd_ratio",
@@ -237,6 +238,38 @@ def response_scaling_function(x: sp.Expr, branch: str) -> sp.Expr:
     if branch == "below":
         return F + 2 * sp.sqrt(x)
     raise ParameterError(f"branch = {branch!r} is not one of ('above', 'below')")
+
+
+@checked_arguments
+def response_finite_n_correction(t: sp.Expr, a: sp.Expr = alpha) -> sp.Expr:
+    r"""The 1/N term :math:`c(t, \alpha)` of the mean relaxing response of real Gaussian designs:
+
+    .. math:: \mathrm E\,\frac1N\sum_{k:\,s_k>0}e^{-s_kt} = \int\rho_\alpha(s)e^{-st}\,ds + \frac{c(t,\alpha)}N
+              + O(N^{-2}), \qquad c = \frac{e^{-s_-t} + e^{-s_+t}}4 - \frac{e^{-(1+\alpha)t}I_0(2\sqrt\alpha\,t)}2,
+
+    over the nonzero eigenvalues :math:`s_k` of :math:`A^\top A` (A = X/√N, X P×N with i.i.d. N(0, 1) entries,
+    α = P/N, ρ_α the continuous part of the Marchenko–Pastur law). It is the mean of a linear spectral statistic of
+    a real sample covariance matrix (Bai & Silverstein, Ann. Probab. 32, 553 (2004), Theorem 1.1, real case):
+    :math:`(f(s_-) + f(s_+))/4 - \frac1{2\pi}\int_{s_-}^{s_+}f(s)\,ds/\sqrt{(s-s_-)(s_+-s)}`, here for
+    :math:`f = e^{-st}`, whose arcsine integral is :math:`\pi e^{-(1+\alpha)t}I_0(2\sqrt\alpha\,t)`. (Complex
+    entries have no such term.) Its Taylor coefficients are the 1/N terms of the exact Wishart moments:
+    :math:`\alpha` for :math:`\mathrm E\operatorname{tr}W^2` and :math:`3\alpha(1+\alpha)` for
+    :math:`\mathrm E\operatorname{tr}W^3` (tested).
+
+    Near the lower edge, at fixed :math:`x = t(1-\sqrt\alpha)^2` and :math:`K = N|1-\sqrt\alpha|`, the edge term
+    dominates: relative to the scaling form :math:`\alpha^{1/4}t^{-1/2}F(x)` it is
+    :math:`\sqrt x\,e^{-x}/(4KF(x)) + O(|1-\sqrt\alpha|/K)` — a finite-size correction of the collapse at fixed
+    N|1 − √α| (the smallest eigenvalues sit below the edge on average).
+
+    >>> t = sp.Symbol("t", positive=True)
+    >>> sp.expand(sp.series(response_finite_n_correction(t), t, 0, 4).removeO())
+    -alpha**2*t**3/2 - alpha*t**3/2 + alpha*t**2/2
+    """
+    check_range("t", t, low=0)
+    check_range("a", a, low=0, low_open=True)
+    lower, upper = mp_edges(a)
+    return ((sp.exp(-lower * t) + sp.exp(-upper * t)) / 4
+            - sp.exp(-(1 + a) * t) * sp.besseli(0, 2 * sp.sqrt(a) * t) / 2)
 
 
 @checked_arguments

@@ -33,7 +33,7 @@ from gentheory.verify._stats import (extrapolate_intercept, inverse_slope_bias, 
 from gentheory.verify.core import Claim, Estimate, Observation, Rival, register
 
 __all__ = ["DesignDraw", "draw_designs", "gd_snapshots", "gradient_descent", "gradient_flow_limit", "gram_spectrum",
-           "flow_variance_spectrum", "collapse_fit"]
+           "flow_variance_spectrum", "relaxing_response_spectrum", "collapse_fit"]
 
 REFERENCE = "Li & Goldenfeld 2026 (double descent as a dynamical phase transition); spec double_descent.md"
 
@@ -1467,18 +1467,11 @@ def gram_spectrum(n_samples: int, n_features: int, rng: np.random.Generator) -> 
     return eigvalsh_tridiagonal(d, off, lapack_driver="stev", check_finite=False)
 
 
-def flow_variance_spectrum(n_features: int, n_samples: int, designs: int, times: ArrayLike, *,
-                           rng: np.random.Generator) -> NDArray:
-    r"""Exact gradient-flow variance :math:`\varepsilon_\mathrm{var}(t)/\sigma^2` of ``designs`` Gaussian designs
-    (P×N, zero teacher and initial weights), the label noise averaged out given the design:
-
-    .. math:: \varepsilon_\mathrm{var}(t)/\sigma^2 = \frac1N\sum_{k:\,s_k>0}\frac{(1-e^{-s_kt})^2}{s_k},
-
-    over the nonzero eigenvalues :math:`s_k` of :math:`A^\top A`, :math:`A = X/\sqrt N` (spec §4.2, the spectrum-only
-    estimator: each mode of the flow solved exactly, the expectation over ξ taken in closed form given the design,
-    which removes the noise draws' variance and leaves the designs'). The spectra come from :func:`gram_spectrum`
-    (the same law as the dense design's). Returns (designs, len(times)).
-    """
+def _spectral_sums(n_features: int, n_samples: int, designs: int, times: ArrayLike,
+                   kernel: Callable[[NDArray, NDArray], NDArray], rng: np.random.Generator) -> NDArray:
+    r"""(designs, len(times)): :math:`\frac1N\sum_k` kernel(t, s_k) over the nonzero eigenvalues :math:`s_k` of
+    :math:`A^\top A` (A = X/√N) of each of ``designs`` Gaussian P×N designs (:func:`gram_spectrum`); ``kernel``
+    maps (times, s) to a (len(times), len(s)) array."""
     check_int("n_features", n_features, low=2)
     check_int("n_samples", n_samples, low=1)
     check_int("designs", designs, low=1)
@@ -1491,8 +1484,37 @@ def flow_variance_spectrum(n_features: int, n_samples: int, designs: int, times:
         if s_[0] <= 0:
             raise FloatingPointError(f"a sampled Gram spectrum ({len(s_)} eigenvalues) has a non-positive eigenvalue "
                                      f"{s_[0]:.3g} in floating point")
-        out[r] = np.sum(np.expm1(-np.outer(t, s_)) ** 2 / s_, axis=1) / n_features
+        out[r] = np.sum(kernel(t, s_), axis=1) / n_features
     return out
+
+
+def flow_variance_spectrum(n_features: int, n_samples: int, designs: int, times: ArrayLike, *,
+                           rng: np.random.Generator) -> NDArray:
+    r"""Exact gradient-flow variance :math:`\varepsilon_\mathrm{var}(t)/\sigma^2` of ``designs`` Gaussian designs
+    (P×N, zero teacher and initial weights), the label noise averaged out given the design:
+
+    .. math:: \varepsilon_\mathrm{var}(t)/\sigma^2 = \frac1N\sum_{k:\,s_k>0}\frac{(1-e^{-s_kt})^2}{s_k},
+
+    over the nonzero eigenvalues :math:`s_k` of :math:`A^\top A`, :math:`A = X/\sqrt N` (spec §4.2, the spectrum-only
+    estimator: each mode of the flow solved exactly, the expectation over ξ taken in closed form given the design,
+    which removes the noise draws' variance and leaves the designs'). The spectra come from :func:`gram_spectrum`
+    (the same law as the dense design's). Returns (designs, len(times)).
+    """
+    return _spectral_sums(n_features, n_samples, designs, times,
+                          lambda t, s_: np.expm1(-np.outer(t, s_)) ** 2 / s_, rng)
+
+
+def relaxing_response_spectrum(n_features: int, n_samples: int, designs: int, times: ArrayLike, *,
+                               rng: np.random.Generator) -> NDArray:
+    r"""The relaxing part of the gradient-flow response of ``designs`` Gaussian designs (P×N),
+
+    .. math:: r(\tau) = \frac1N\sum_{k:\,s_k>0}e^{-s_k\tau} = R(\tau) - \frac{(N-P)_+}{N},
+
+    the mean over the N weights of :math:`\delta w_i(t+\tau)/\delta h_i(t)` less the frozen null space's plateau
+    (each mode of the flow relaxes as :math:`e^{-s_k\tau}`; spec §2.1). Spectra from :func:`gram_spectrum`.
+    Returns (designs, len(times)).
+    """
+    return _spectral_sums(n_features, n_samples, designs, times, lambda t, s_: np.exp(-np.outer(t, s_)), rng)
 
 
 @dataclass(frozen=True)
@@ -1575,6 +1597,19 @@ def collapse_fit(gaps: ArrayLike, times: ArrayLike, values: ArrayLike, ses: Arra
                        len(v) - n_par, sensitivity)
 
 
+def _grouped_delta_method(samples: NDArray, grad: NDArray) -> tuple[NDArray, NDArray]:
+    """Standard errors and Welch–Satterthwaite degrees of freedom of estimates that are smooth functions of the group
+    means of ``samples`` (groups, designs, times): ``grad`` (estimates, groups·times) is their gradient with respect to
+    the means, row-major in (group, time). The groups are independent; within a group the times share a design."""
+    groups, designs, n_times = samples.shape
+    contrib = np.empty((grad.shape[0], groups))
+    for j in range(groups):
+        cov = np.cov(samples[j], rowvar=False, ddof=1) / designs
+        gj = grad[:, j * n_times:(j + 1) * n_times]
+        contrib[:, j] = np.einsum("ij,jk,ik->i", gj, cov, gj)
+    return np.sqrt(contrib.sum(axis=1)), welch_dof(contrib, designs - 1, axis=1)
+
+
 @dataclass(frozen=True, kw_only=True)
 class CollapseParams:
     """Distances δ = |1 − √α| from the threshold (each on both sides), reduced times x = tδ² of the collapse, σ²."""
@@ -1584,14 +1619,19 @@ class CollapseParams:
     noise: float = 1.0
 
     def __post_init__(self) -> None:
-        for name in ("gaps", "reduced_times"):
-            object.__setattr__(self, name, tuple(float(v) for v in getattr(self, name)))
-        if len(self.gaps) < 2 or list(self.gaps) != sorted(set(self.gaps)) or not 0 < self.gaps[0] < self.gaps[-1] < 0.5:
-            raise ParameterError(f"gaps = {self.gaps}: need >= 2 increasing distances in (0, 0.5)")
-        xs = self.reduced_times
-        if len(xs) < 4 or list(xs) != sorted(set(xs)) or xs[0] <= 0:
-            raise ParameterError(f"reduced_times = {xs}: need >= 4 increasing positive values (the crossover)")
+        _check_collapse_grid(self)
         check_range("noise", self.noise, low=0, low_open=True)
+
+
+def _check_collapse_grid(p: Any) -> None:
+    """Normalise and check a collapse grid's ``gaps`` and ``reduced_times`` (frozen dataclass ``p``)."""
+    for name in ("gaps", "reduced_times"):
+        object.__setattr__(p, name, tuple(float(v) for v in getattr(p, name)))
+    if len(p.gaps) < 2 or list(p.gaps) != sorted(set(p.gaps)) or not 0 < p.gaps[0] < p.gaps[-1] < 0.5:
+        raise ParameterError(f"gaps = {p.gaps}: need >= 2 increasing distances in (0, 0.5)")
+    xs = p.reduced_times
+    if len(xs) < 4 or list(xs) != sorted(set(xs)) or xs[0] <= 0:
+        raise ParameterError(f"reduced_times = {xs}: need >= 4 increasing positive values (the crossover)")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -1726,18 +1766,133 @@ class ScalingCollapse(Claim):
         means = samples.mean(axis=1)
         ses = samples.std(axis=1, ddof=1) / math.sqrt(cfg.designs)
         est, fit, grad = self._collapse(p, gaps, alphas, means, ses)
-        # delta method: each group's designs are independent; within a group the x values share a design
-        contrib = np.empty((len(est), len(rows)))
-        for j in range(len(rows)):
-            cov = np.cov(samples[j], rowvar=False, ddof=1) / cfg.designs
-            gj = grad[:, j * len(xs):(j + 1) * len(xs)]
-            contrib[:, j] = np.einsum("ij,jk,ik->i", gj, cov, gj)
-        se = np.sqrt(contrib.sum(axis=1))
-        dof = welch_dof(contrib, cfg.designs - 1, axis=1)
+        se, dof = _grouped_delta_method(samples, grad)
         bound = np.array(COLLAPSE_FINITE_N) / cfg.gap_size * np.concatenate([[1.0, 1.0], np.abs(est[2:])])
         return Observation(Estimate(est, se, error_bound=bound, n=cfg.designs, dof=dof),
                            aux={"alphas": alphas, "gaps": gaps, "sizes": np.array([r[2] for r in rows]),
                                 "reduced_times": xs, "means": means, "ses": ses},
+                           info={"collapse_chi2": fit.chi2, "collapse_dof": fit.dof,
+                                 "exponents_ci95": [[float(v - 1.96 * s_), float(v + 1.96 * s_)]
+                                                    for v, s_ in zip(est[:2], se[:2])]})
+
+
+@dataclass(frozen=True, kw_only=True)
+class ResponseCollapseParams:
+    """Distances δ = |1 − √α| from the threshold (each on both sides) and reduced times x = τδ² of the collapse."""
+
+    gaps: tuple[float, ...] = (0.0354, 0.05, 0.0707, 0.1, 0.141)
+    reduced_times: tuple[float, ...] = (0.1, 0.141, 0.2, 0.283, 0.4, 0.566, 0.8)
+
+    def __post_init__(self) -> None:
+        _check_collapse_grid(self)
+
+
+#: K²·(relative remainder) of the response collapse after the 1/N term, per reduced time of ResponseCollapseParams:
+#: |E r̂_N − (r_∞ + c/N)|/r_∞ ≤ bound/K² at N|1 − √α| = K. Spectral pilots (docs/calibration.md, 'Sizing notes'), the
+#: residual pooled over the ten (side, δ) groups: K = 35 (200 designs per group), 70 (64), 140 (24); the bound is
+#: K²·(|residual| + 2 SE) at K = 35 (the largest), rounded up.
+RESPONSE_FINITE_N2 = (1.0, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0)
+
+#: degree of the response master curve's polynomial in ln x
+RESPONSE_DEGREE = 4
+
+
+@register
+class ResponseCollapse(Claim):
+    id = "double_descent.response_collapse"
+    statement = ("Near the interpolation threshold the gradient-flow response has the London form R(τ) = (1 − α)₊ + "
+                 "r(τ): the frozen null space's plateau plus a relaxing part that collapses on both sides onto one "
+                 "scaling function, r(τ)√τ/α^(1/4) = F(τ(1 − √α)²), F(x) = e^(−x)/√π − √x·erfc√x (so R√τ → G₊ = F "
+                 "above, G₋ = F + 2√x below). Fitted from simulated spectra with an unknown master curve, the "
+                 "collapse's exponents are the design's exact ones (γ = −0.982, zν = 1.991 at |1 − √α| = 0.035–0.14; "
+                 "(−1, 2) as |1 − √α| → 0: r ∝ |1 − √α|, τ ∝ |1 − √α|⁻²), and the collapsed curve over x = 0.1–0.8 "
+                 "is F with its corrections — the amplitude α^(1/4), second order in 1 − √α, and at fixed "
+                 "K = N|1 − √α| the finite-size term of real Gaussian spectra (Bai–Silverstein's 1/N mean; "
+                 "√x·e^(−x)/(4K) at the lower edge).")
+    rivals = (Rival("critical_amplitude", "The α = 1 law carried off the threshold (first order in 1 − √α): "
+                    "r√τ = F(x) with the critical amplitude 1, not the edge density's α^(1/4).", nearest=True),
+              Rival("gap_exponential", "The critical power law cut off at the gap: r = α^(1/4)(πτ)^(−1/2)e^(−τ(1 − √α)²) "
+                    "(one relaxation time 1/s₋ times the α = 1 law), i.e. r√τ/α^(1/4) = e^(−x)/√π."),
+              Rival("mean_field_swap", "(γ, zν) = (−½, 1): the gap exponents (R ~ Δ^(1/2), τ ~ Δ^(−1)) read as "
+                    "exponents of the distance δ = |1 − √α|."))
+    reference = f"{REFERENCE} §2.3 (London form), §3 (scaling functions); Bai & Silverstein, Ann. Probab. 32, 553 (2004)"
+    Params = ResponseCollapseParams
+    Config = CollapseConfig
+    scales = {"quick": CollapseConfig(gap_size=100.0, designs=16),
+              "paper": CollapseConfig(gap_size=200.0, designs=24)}
+    #: 1.8 % everywhere: below half the distance to the nearest rival (3.7–4.3 %, the critical amplitude), γ ± 0.018
+    #: and zν ± 0.036 (the exponents of a collapse off by 2 % fail)
+    relevance = 0.018
+    labels = (("gamma", "z nu") + tuple(f"F below at x = {x:g}" for x in ResponseCollapseParams().reduced_times)
+              + tuple(f"F above at x = {x:g}" for x in ResponseCollapseParams().reduced_times))
+
+    def sweep(self, scale: str) -> list[ResponseCollapseParams]:
+        return [ResponseCollapseParams()]
+
+    @staticmethod
+    def estimator(gaps: NDArray, alphas: NDArray, times: NDArray, table: NDArray
+                  ) -> tuple[NDArray, CollapseFit, NDArray]:
+        """(estimate [γ, zν, F̂ below (x_k), F̂ above (x_k)], the fit, its gradient with respect to ``table``) from
+        the (group, x) table of mean relaxing responses at ``times`` (groups: the gaps below, then above)."""
+        amp = (alphas ** 0.25)[:, None]
+        y = table / amp
+        fit = collapse_fit(np.repeat(gaps, times.shape[1]), times.ravel(), np.log(y).ravel(), np.ones(y.size),
+                           degree=RESPONSE_DEGREE)
+        per_group = y * np.sqrt(times)
+        below = alphas < 1
+        curve = np.concatenate([per_group[below].mean(axis=0), per_group[~below].mean(axis=0)])
+        n_x = times.shape[1]
+        grad = np.zeros((2 + 2 * n_x, table.size))
+        grad[:2] = fit.sensitivity / table.ravel()
+        for j, is_below in enumerate(below):
+            row = 2 + (0 if is_below else n_x) + np.arange(n_x)
+            grad[row, j * n_x + np.arange(n_x)] = np.sqrt(times[j]) / (amp[j, 0] * np.count_nonzero(below == is_below))
+        return np.concatenate([fit.exponents, curve]), fit, grad
+
+    def simulate(self, p: ResponseCollapseParams, cfg: CollapseConfig, rng: np.random.Generator) -> Observation:
+        """Per (side, δ): N = ⌈K/δ⌉, P = round(αN), the realised α = P/N and δ; ``designs`` Gaussian designs'
+        relaxing responses at τ = x/δ² (:func:`relaxing_response_spectrum`). The prediction is the same estimator
+        applied to the design's exact mean table, r_∞ + c/N (Marchenko–Pastur quadrature plus the 1/N term
+        :func:`gentheory.solvers.double_descent.response_finite_n_correction`), conditional on (N, P) only, with the
+        O(N⁻²) remainder bound ``RESPONSE_FINITE_N2``/K² (propagated to the exponents through the fit's sensitivity).
+        Standard errors by the delta method over the designs, degrees of freedom by Welch–Satterthwaite over the
+        independent groups."""
+        xs = np.array(p.reduced_times)
+        rows = []
+        for (side, gap), child in zip([(s_, g) for s_ in ("below", "above") for g in p.gaps], rng.spawn(2 * len(p.gaps))):
+            N = int(math.ceil(cfg.gap_size / gap))
+            P = _collapse_load(gap, side, N)
+            a = P / N
+            g = abs(1 - math.sqrt(a))
+            rows.append((a, g, N, relaxing_response_spectrum(N, P, cfg.designs, xs / g**2, rng=child)))
+        alphas = np.array([r[0] for r in rows])
+        gaps = np.array([r[1] for r in rows])
+        sizes = np.array([r[2] for r in rows])
+        times = xs[None, :] / gaps[:, None] ** 2
+        samples = np.stack([r[3] for r in rows])
+        means = samples.mean(axis=1)
+        est, fit, grad = self.estimator(gaps, alphas, times, means)
+        se, dof = _grouped_delta_method(samples, grad)
+        exact = np.array([sd.response(t, a) - max(1.0 - a, 0.0) + sd.response_finite_n_correction(t, a) / n
+                          for t, a, n in zip(times, alphas, sizes)])
+        predicted, exact_fit, _ = self.estimator(gaps, alphas, times, exact)
+        # the O(N⁻²) remainder, relative per table entry, and what it can move: each curve value by as much, the
+        # exponents by |∂(γ, zν)/∂ln r| summed against it
+        remainder = np.tile(np.array(RESPONSE_FINITE_N2) / cfg.gap_size**2, len(rows))
+        bound = np.concatenate([np.abs(exact_fit.sensitivity) @ remainder,
+                                np.tile(np.array(RESPONSE_FINITE_N2) / cfg.gap_size**2, 2) * np.abs(predicted[2:])])
+        theory = Estimate(predicted, error_bound=bound + 1e-12)
+        nan_exponents = [np.nan, np.nan]
+        rivals = {
+            "critical_amplitude": Estimate(np.concatenate(
+                [nan_exponents, self.estimator(gaps, alphas, times, exact / alphas[:, None] ** 0.25)[0][2:]])),
+            "gap_exponential": Estimate(np.concatenate([nan_exponents, np.tile(np.exp(-xs) / math.sqrt(math.pi), 2)])),
+            "mean_field_swap": Estimate(np.concatenate([[-0.5, 1.0], np.full(2 * len(xs), np.nan)])),
+        }
+        return Observation(Estimate(est, se, n=cfg.designs, dof=dof), theory=theory, rivals=rivals,
+                           aux={"alphas": alphas, "gaps": gaps, "sizes": sizes, "reduced_times": xs, "means": means,
+                                "ses": samples.std(axis=1, ddof=1) / math.sqrt(cfg.designs),
+                                "plateaus": np.maximum(sizes - np.round(alphas * sizes), 0) / sizes},
                            info={"collapse_chi2": fit.chi2, "collapse_dof": fit.dof,
                                  "exponents_ci95": [[float(v - 1.96 * s_), float(v + 1.96 * s_)]
                                                     for v, s_ in zip(est[:2], se[:2])]})

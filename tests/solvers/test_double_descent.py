@@ -209,3 +209,21 @@ def test_gd_response_is_the_mean_memory_overlap_and_tends_to_the_london_weight(a
         assert abs(sd.gd_response(alpha, lr=0.3, steps=[20000])[0] - (1 - alpha)) < 1e-8
     with pytest.raises(ParameterError, match="steps"):
         sd.gd_response(alpha, lr=0.3, steps=[1.5])
+
+
+@pytest.mark.parametrize("alpha", [0.3, 0.9025, 1.0, 1.3, 4.0])
+def test_response_finite_n_correction_is_the_theory_expression(alpha):
+    import mpmath
+
+    tau = np.array([0.0, 0.01, 0.7, 12.0, 900.0, 5.0e4])
+    got = sd.response_finite_n_correction(tau, alpha)
+    t = sp.Symbol("t", positive=True)
+    exact = sp.lambdify(t, td.response_finite_n_correction(t, sp.nsimplify(alpha)), "mpmath")
+    with mpmath.workdps(30):
+        want = np.array([float(exact(mpmath.mpf(float(x)))) for x in tau])
+    # tolerance: a few ulps of the terms (each ≤ ½ in size; i0e and exp accurate to a few ulps), the cancellation at
+    # τ → 0 being between terms of size ¼
+    assert np.all(np.abs(got - want) <= 16 * np.finfo(float).eps), (got, want)
+    assert got[0] == 0 and np.all(np.isfinite(got))
+    with pytest.raises(ParameterError, match="tau"):
+        sd.response_finite_n_correction([1.0, -1.0], alpha)

@@ -117,3 +117,20 @@ def test_soft_edge_scale_is_the_wishart_tracy_widom_width(a):
 def test_soft_edge_scale_refuses_the_hard_edge():
     with pytest.raises(ParameterError, match="alpha = 1 is the hard edge"):
         td.soft_edge_scale(sp.Integer(1))
+
+
+def test_response_finite_n_correction_has_the_exact_wishart_moments_as_its_taylor_coefficients():
+    """c(t, α) = Σ_k (−t)^k m_k/k! with m_k the 1/N coefficient of E tr W^k/N^(k+1) (W = XᵀX, X P×N real Gaussian):
+    m_0 = 0 (min(P, N) nonzero eigenvalues, weight min(1, α) exactly), m_1 = 0 (E tr W = PN), m_2 = α
+    (E tr W² = PN(P + N + 1)), m_3 = 3α(1 + α) (E tr W³ = PN(P² + N² + 3PN + 3P + 3N + 4), real case)."""
+    t = sp.Symbol("t", positive=True)
+    a, n = sp.Symbol("a", positive=True), sp.Symbol("n", positive=True)
+    series = sp.series(td.response_finite_n_correction(t, a), t, 0, 4).removeO()
+    p = a * n
+    wishart = {2: p * n * (p + n + 1), 3: p * n * (p**2 + n**2 + 3 * p * n + 3 * p + 3 * n + 4)}
+    for k in range(4):
+        mean = wishart[k] / n ** (k + 1) if k in wishart else (sp.Min(p, n) / n if k == 0 else p * n / n**2)
+        one_over_n = sp.limit(n * (sp.expand(mean) - sp.limit(mean, n, sp.oo)), n, sp.oo) if k >= 2 else 0
+        assert sp.simplify(series.coeff(t, k) - (-1) ** k * one_over_n / sp.factorial(k)) == 0, k
+    with pytest.raises(ParameterError, match="t"):
+        td.response_finite_n_correction(-1)

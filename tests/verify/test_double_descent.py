@@ -430,6 +430,66 @@ def test_collapse_residual_is_second_order_in_the_distance_after_the_derived_cor
             assert np.all(np.abs(np.array(bare[:-1]) / np.array(bare[1:]) - 2) < 0.3)
 
 
+def test_relaxing_response_spectrum_is_the_trace_of_the_flow_propagator_on_the_row_space():
+    from scipy.linalg import expm
+
+    times = np.array([0.5, 3.0, 40.0])
+    for n, p in ((6, 4), (5, 9)):
+        got = vd.relaxing_response_spectrum(n, p, 1, times, rng=np.random.default_rng(3))[0]
+        s = vd.gram_spectrum(p, n, np.random.default_rng(3))
+        m = min(n, p)
+        v = np.linalg.qr(np.random.default_rng(5).standard_normal((n, n)))[0][:, :m]
+        K = v @ np.diag(s / n) @ v.T  # AᵀA for a design with that spectrum
+        # R(τ) = tr e^{−Kτ}/N; the relaxing part drops the N − m frozen directions (e^{−0·τ} = 1 each)
+        want = [(np.trace(expm(-K * t)) - (n - m)) / n for t in times]
+        # tolerance: expm of a symmetric 6×6 matrix to a few ulps of its largest term (1)
+        assert np.allclose(got, want, rtol=0, atol=1e-12)
+
+
+def test_relaxing_response_mean_has_the_real_gaussian_one_over_n_term():
+    """E r̂_N − r_∞ = c(τ, α)/N + O(N⁻²) (Bai & Silverstein's mean, the solver's response_finite_n_correction): at
+    N = 30 the 1/N term is 10–25 standard errors of 3000 designs, and the data must match it within 4.4 SE (joint
+    level 10⁻³ over 6 numbers, Šidák) plus the O(N⁻²) remainder, bounded by the K = 35 pilots' 4/N² (relative)."""
+    from scipy import stats
+
+    from gentheory.solvers import double_descent as sd
+
+    rng = np.random.default_rng(21)
+    z = stats.norm.isf((1 - (1 - 1e-3) ** (1 / 6)) / 2)
+    taus = np.array([1.0, 3.0, 8.0])
+    for alpha, n in ((2.0, 30), (0.5, 30)):
+        draws = vd.relaxing_response_spectrum(n, int(alpha * n), 3000, taus, rng=rng)
+        m, se = draws.mean(axis=0), draws.std(axis=0, ddof=1) / np.sqrt(len(draws))
+        infinite = sd.response(taus, alpha) - max(1 - alpha, 0)
+        term = sd.response_finite_n_correction(taus, alpha) / n
+        assert np.all(np.abs(m - infinite - term) <= z * se + 4 * infinite / n**2), (alpha, (m - infinite) * n, term * n)
+        assert np.all(np.abs(term) > 2 * z * se)  # the term the test checks is resolved (not 0 within the noise)
+
+
+def test_response_collapse_window_is_second_order_in_the_distance():
+    """The response collapse's estimator on the exact N = ∞ tables: its exponents tend to (−1, 2) and its curve to F,
+    the departures falling 4× when every |1 − √α| halves (the amplitude α^(1/4) is the whole first-order correction)."""
+    import math
+
+    from scipy.special import erfc
+
+    from gentheory.solvers import double_descent as sd
+
+    p = vd.ResponseCollapseParams()
+    xs = np.array(p.reduced_times)
+    F = np.exp(-xs) / math.sqrt(math.pi) - np.sqrt(xs) * erfc(np.sqrt(xs))
+    departures = []
+    for f in (1.0, 0.5, 0.25):
+        g = np.array(p.gaps) * f
+        gaps, alphas = np.concatenate([g, g]), np.concatenate([(1 - g) ** 2, (1 + g) ** 2])
+        times = xs[None, :] / gaps[:, None] ** 2
+        table = np.array([sd.response(t, a) - max(1 - a, 0) for t, a in zip(times, alphas)])
+        est = vd.ResponseCollapse.estimator(gaps, alphas, times, table)[0]
+        departures.append(np.concatenate([np.abs(est[:2] - [-1, 2]), [np.max(np.abs(est[2:] / np.tile(F, 2) - 1))]]))
+    ratios = np.array(departures[:-1]) / np.array(departures[1:])
+    assert np.all((ratios > 3.5) & (ratios < 4.5)), ratios
+
+
 def test_collapse_params_validate():
     with pytest.raises(ParameterError, match="gaps"):
         vd.CollapseParams(gaps=(0.1,))
@@ -437,6 +497,8 @@ def test_collapse_params_validate():
         vd.CollapseParams(reduced_times=(1.0, 0.5, 2.0, 3.0))
     with pytest.raises(ParameterError, match="gap_size"):
         vd.CollapseConfig(gap_size=5.0)
+    with pytest.raises(ParameterError, match="reduced_times"):
+        vd.ResponseCollapseParams(reduced_times=(0.1, 0.2, 0.4))
 
 
 @pytest.mark.parametrize("n_samples", [64, 144])

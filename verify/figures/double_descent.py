@@ -390,3 +390,71 @@ def fig_relaxation(verdicts):
     figure_legend(fig, axes, ncols=4)
     label_panels(axes)
     return fig, rows
+
+
+@figure("double_descent_response_collapse", claims=("double_descent.response_collapse",),
+        caption="The London form of the gradient-flow response near α = 1, from simulated Gaussian spectra. (a) The "
+                "collapsed relaxing response F̂ = r√τ/α^(1/4), averaged over |1 − √α| = 0.035–0.14 on each side "
+                "(dots, ±z*·se; below filled, above open), relative to the scaling function F(x): the prediction for "
+                "the design (lines: F with its second-order window and the 1/N term of real spectra at "
+                "N|1 − √α| = K), the N = ∞ scaling function (0) and the rival with the critical amplitude 1 instead of "
+                "α^(1/4) (dashed). (b) The whole response R√τ (plateau (1 − α)₊ included) against x = τ(1 − √α)² "
+                "for every |1 − √α| (colours; ±z*·se smaller than the dots) on G₋ = F + 2√x (below) and G₊ = F "
+                "(above).", panels=(1, 2), aspect=1.5)
+def fig_response_collapse(verdicts):
+    import matplotlib.pyplot as plt
+    from scipy.special import erfc
+
+    verdict = verdicts["double_descent.response_collapse"]
+    pt = verdict.points[0]
+    xs = np.asarray(pt.aux["reduced_times"])
+    n_x = len(xs)
+
+    def scaling_f(x):
+        return np.exp(-x) / math.sqrt(math.pi) - np.sqrt(x) * erfc(np.sqrt(x))
+
+    fig, axes = plt.subplots(1, 2)
+    rows = []
+    value, se = np.asarray(pt.measured.value), np.asarray(pt.measured.stderr)
+    theory, rival = np.asarray(pt.theory.value), np.asarray(pt.rivals["critical_amplitude"].value)
+    f = scaling_f(xs)
+    axes[0].axhline(0, color="0.5", lw=0.6, label=r"$N=\infty$: $F(x)$")
+    for k, (side, colour) in enumerate((("below", "C0"), ("above", "C3"))):
+        part = slice(2 + k * n_x, 2 + (k + 1) * n_x)
+        axes[0].plot(xs, 100 * (theory[part] / f - 1), "-", color=colour, lw=0.8)
+        axes[0].plot(xs, 100 * (rival[part] / f - 1), "--", color=colour, lw=0.8)
+        simulation_errorbar(axes[0], xs * (1 + 0.02 * (2 * k - 1)), 100 * (value[part] / f - 1), 100 * se[part] / f,
+                            verdict.z_star, color=colour, mfc=colour if k == 0 else "none",
+                            label=f"α {'<' if k == 0 else '>'} 1 (" + ("filled)" if k == 0 else "open)"))
+        rows += [{"panel": "a", "side": side, "x": float(x), "relative_deviation": float(v / ff - 1),
+                  "se": float(s / ff), "prediction": float(t / ff - 1), "rival": float(r / ff - 1)}
+                 for x, v, s, t, r, ff in zip(xs, value[part], se[part], theory[part], rival[part], f)]
+    axes[0].plot([], [], "-", color="0.3", lw=0.8, label="prediction (N = K/|1 − √α|)")
+    axes[0].plot([], [], "--", color="0.3", lw=0.8, label="rival: critical amplitude")
+    axes[0].set_xscale("log")
+    tidy_log_axis(axes[0], "x")
+    axes[0].set_xlabel(r"$x = \tau(1-\sqrt{\alpha})^2$")
+    axes[0].set_ylabel(r"$\hat F/F - 1$ (%)")
+    gaps = np.asarray(pt.aux["gaps"])
+    n_gaps = len(gaps) // 2
+    shades = plt.cm.viridis(np.linspace(0.0, 0.85, n_gaps))
+    for j, (a, g) in enumerate(zip(pt.aux["alphas"], gaps)):
+        tau = xs / g**2
+        y = (pt.aux["means"][j] + pt.aux["plateaus"][j]) * np.sqrt(tau)
+        below = a < 1
+        shade = shades[j % n_gaps]
+        simulation_errorbar(axes[1], xs, y, pt.aux["ses"][j] * np.sqrt(tau), verdict.z_star, color=shade,
+                            mfc=shade if below else "none", ms=2.5,
+                            label=f"|1 − √α| = {float(g):.3f}" if below else None)
+        rows += [{"panel": "b", "alpha": float(a), "x": float(x), "R_sqrt_tau": float(v)} for x, v in zip(xs, y)]
+    dense = np.geomspace(xs.min() / 1.3, xs.max() * 1.3, 80)
+    axes[1].plot(dense, scaling_f(dense) + 2 * np.sqrt(dense), "k-", lw=0.8, label=r"$G_-=F+2\sqrt{x}$")
+    axes[1].plot(dense, scaling_f(dense), "k--", lw=0.8, label=r"$G_+=F$")
+    axes[1].set_xscale("log")
+    axes[1].set_yscale("log")
+    tidy_log_axis(axes[1])
+    axes[1].set_xlabel(r"$x = \tau(1-\sqrt{\alpha})^2$")
+    axes[1].set_ylabel(r"$R(\tau)\sqrt{\tau}$")
+    figure_legend(fig, axes, ncols=4)
+    label_panels(axes)
+    return fig, rows
