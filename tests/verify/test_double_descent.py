@@ -490,6 +490,17 @@ def test_response_collapse_window_is_second_order_in_the_distance():
     assert np.all((ratios > 3.5) & (ratios < 4.5)), ratios
 
 
+def test_tridiagonal_eigenvalue_is_scipys_selected_eigenvalue_to_the_bit():
+    from scipy.linalg import eigvalsh_tridiagonal
+
+    rng = np.random.default_rng(8)
+    d, e = rng.standard_normal((40, 30)), rng.standard_normal((40, 29))
+    for index in (0, 11, 29):
+        want = [eigvalsh_tridiagonal(d[r], e[r], select="i", select_range=(index, index), check_finite=False)[0]
+                for r in range(len(d))]
+        assert np.array_equal(vd._tridiagonal_eigenvalue(d, e, index), want)
+
+
 def test_collapse_params_validate():
     with pytest.raises(ParameterError, match="gaps"):
         vd.CollapseParams(gaps=(0.1,))
