@@ -1678,6 +1678,24 @@ def _collapse_load(gap: float, side: str, n_features: int) -> int:
     return int(round((1 - gap if side == "below" else 1 + gap) ** 2 * n_features))
 
 
+def _collapse_groups(gaps: tuple[float, ...], reduced_times: NDArray, cfg: CollapseConfig,
+                     spectral: Callable[..., NDArray], rng: np.random.Generator
+                     ) -> tuple[NDArray, NDArray, NDArray, NDArray]:
+    """The (side, δ) groups of a collapse, the gaps below then above: N = ⌈K/δ⌉, P = round(αN), the realised
+    α = P/N and δ = |1 − √α|, and ``cfg.designs`` designs' ``spectral`` averages (:func:`flow_variance_spectrum` or
+    :func:`relaxing_response_spectrum`) at t = x/δ², one child stream per group. Returns (alphas, gaps, sizes,
+    samples (groups, designs, x))."""
+    rows = []
+    for (side, gap), child in zip([(s_, g) for s_ in ("below", "above") for g in gaps], rng.spawn(2 * len(gaps))):
+        N = int(math.ceil(cfg.gap_size / gap))
+        P = _collapse_load(gap, side, N)
+        a = P / N
+        g = abs(1 - math.sqrt(a))
+        rows.append((a, g, N, spectral(N, P, cfg.designs, reduced_times / g**2, rng=child)))
+    return (np.array([r[0] for r in rows]), np.array([r[1] for r in rows]), np.array([r[2] for r in rows]),
+            np.stack([r[3] for r in rows]))
+
+
 @register
 class ScalingCollapse(Claim):
     id = "double_descent.scaling_collapse"
@@ -1762,24 +1780,16 @@ class ScalingCollapse(Claim):
         and its standard errors by the delta method over the designs (each design's seven times are correlated),
         degrees of freedom by Welch–Satterthwaite over the independent (side, δ) groups."""
         xs = np.array(p.reduced_times)
-        rows = []
-        for (side, gap), child in zip([(s_, g) for s_ in ("below", "above") for g in p.gaps], rng.spawn(2 * len(p.gaps))):
-            N = int(math.ceil(cfg.gap_size / gap))
-            P = _collapse_load(gap, side, N)
-            a = P / N
-            g = abs(1 - math.sqrt(a))
-            rows.append((a, g, N, flow_variance_spectrum(N, P, cfg.designs, xs / g**2, rng=child) * p.noise))
-        alphas = np.array([r[0] for r in rows])
-        gaps = np.array([r[1] for r in rows])
-        samples = np.stack([r[3] for r in rows])  # (groups, designs, x)
+        alphas, gaps, sizes, samples = _collapse_groups(p.gaps, xs, cfg, flow_variance_spectrum, rng)
+        samples = samples * p.noise
         means = samples.mean(axis=1)
         ses = samples.std(axis=1, ddof=1) / math.sqrt(cfg.designs)
         est, fit, grad = self._collapse(p, gaps, alphas, means, ses)
         se, dof = _grouped_delta_method(samples, grad)
         bound = np.array(COLLAPSE_FINITE_N) / cfg.gap_size * np.concatenate([[1.0, 1.0], np.abs(est[2:])])
         return Observation(Estimate(est, se, error_bound=bound, n=cfg.designs, dof=dof),
-                           aux={"alphas": alphas, "gaps": gaps, "sizes": np.array([r[2] for r in rows]),
-                                "reduced_times": xs, "means": means, "ses": ses},
+                           aux={"alphas": alphas, "gaps": gaps, "sizes": sizes, "reduced_times": xs, "means": means,
+                                "ses": ses},
                            info={"collapse_chi2": fit.chi2, "collapse_dof": fit.dof,
                                  "exponents_ci95": [[float(v - 1.96 * s_), float(v + 1.96 * s_)]
                                                     for v, s_ in zip(est[:2], se[:2])]})
@@ -1868,18 +1878,8 @@ class ResponseCollapse(Claim):
         Standard errors by the delta method over the designs, degrees of freedom by Welch–Satterthwaite over the
         independent groups."""
         xs = np.array(p.reduced_times)
-        rows = []
-        for (side, gap), child in zip([(s_, g) for s_ in ("below", "above") for g in p.gaps], rng.spawn(2 * len(p.gaps))):
-            N = int(math.ceil(cfg.gap_size / gap))
-            P = _collapse_load(gap, side, N)
-            a = P / N
-            g = abs(1 - math.sqrt(a))
-            rows.append((a, g, N, relaxing_response_spectrum(N, P, cfg.designs, xs / g**2, rng=child)))
-        alphas = np.array([r[0] for r in rows])
-        gaps = np.array([r[1] for r in rows])
-        sizes = np.array([r[2] for r in rows])
+        alphas, gaps, sizes, samples = _collapse_groups(p.gaps, xs, cfg, relaxing_response_spectrum, rng)
         times = xs[None, :] / gaps[:, None] ** 2
-        samples = np.stack([r[3] for r in rows])
         means = samples.mean(axis=1)
         est, fit, grad = self.estimator(gaps, alphas, times, means)
         se, dof = _grouped_delta_method(samples, grad)
@@ -1890,7 +1890,7 @@ class ResponseCollapse(Claim):
         # the 1/N term), bounded by B(x)/K² — so it moves each curve value by as much and the exponents by at most
         # Σ_x |Σ_groups ∂(γ, zν)/∂ln r|·B(x)/K²
         remainder = np.array(RESPONSE_FINITE_N2) / cfg.gap_size**2
-        by_time = exact_fit.sensitivity.reshape(2, len(rows), len(xs)).sum(axis=1)
+        by_time = exact_fit.sensitivity.reshape(2, len(alphas), len(xs)).sum(axis=1)
         bound = np.concatenate([np.abs(by_time) @ remainder, np.tile(remainder, 2) * np.abs(predicted[2:])])
         theory = Estimate(predicted, error_bound=bound + 1e-12)
         nan_exponents = [np.nan, np.nan]
