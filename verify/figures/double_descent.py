@@ -403,15 +403,16 @@ def fig_relaxation(verdicts):
                 "(above).", panels=(1, 2), aspect=1.5)
 def fig_response_collapse(verdicts):
     import matplotlib.pyplot as plt
-    from scipy.special import erfc
+    import sympy as sp
+
+    from gentheory.theory import double_descent as td
 
     verdict = verdicts["double_descent.response_collapse"]
     pt = verdict.points[0]
     xs = np.asarray(pt.aux["reduced_times"])
     n_x = len(xs)
-
-    def scaling_f(x):
-        return np.exp(-x) / math.sqrt(math.pi) - np.sqrt(x) * erfc(np.sqrt(x))
+    x_sym = sp.Symbol("x", nonnegative=True)
+    scaling_f = sp.lambdify(x_sym, td.response_scaling_function(x_sym, "above"), "scipy")
 
     fig, axes = plt.subplots(1, 2)
     rows = []
