@@ -16,6 +16,7 @@ import concurrent.futures as cf
 import contextlib
 import ctypes
 import functools
+import json
 import logging
 import math
 import multiprocessing
@@ -39,7 +40,7 @@ from gentheory.verify.claims import get_claim
 from gentheory.verify.core import Claim, Estimate, Observation, PointAssessment, PointResult, RivalOutcome, Verdict
 
 __all__ = ["point_key", "design_key", "evaluate_point", "execute_points", "assess", "relevance_ratio", "run_claims",
-           "make_executor", "EXECUTORS", "import_current_points"]
+           "cost_hints", "make_executor", "EXECUTORS", "import_current_points"]
 
 EXECUTORS = ("serial", "process", "dask")
 
@@ -428,6 +429,27 @@ def execute_points(
         shown.close()
 
 
+def cost_hints(claims: Sequence[Claim]) -> dict[str, float]:
+    """Mean simulation seconds per point of each claim in the shipped paper-scale store (its verdict's ``elapsed``
+    over its point count; claims it does not hold are left out). Used only to order work: the run submits the
+    dearest points first (longest processing time first), which keeps the last worker from running alone at the end.
+    Paper-scale costs rank the quick ones well (Spearman 0.95 over 201 points at stop 54). Numbers are unaffected:
+    each point's seed and key come from the claim, params and base seed, never from the order."""
+    from gentheory.verify.shipped import SHIPPED_SCALE, shipped_results_dir
+
+    root = shipped_results_dir()
+    hints: dict[str, float] = {}
+    if root is None:
+        return hints
+    for claim in claims:
+        try:
+            payload = json.loads((root / claim.id / SHIPPED_SCALE / "verdict.json").read_text())["payload"]
+            hints[claim.id] = float(payload["elapsed"]) / max(len(payload["point_keys"]), 1)
+        except (OSError, KeyError, ValueError, TypeError):
+            continue
+    return hints
+
+
 def import_current_points(source: str | os.PathLike, store: ResultStore, claims: Sequence[Claim], *, scale: str,
                           base_seed: int = 0) -> int:
     """Copy into ``store`` the points of the results directory ``source`` that are current: stored under the key
@@ -508,6 +530,8 @@ def run_claims(
         if store is not None:
             store.save_point(scale, point)
 
+    hints = cost_hints(claims)
+    todo.sort(key=lambda item: -hints.get(item[0].id, math.inf))  # dearest first; unknown cost counts as dearest
     execute_points([(c.id, p, base_seed) for c, p, _ in todo], scale=scale, executor=executor, workers=workers,
                    scheduler=scheduler, on_done=done, progress=progress, desc=f"gentheory run ({scale})")
 

@@ -134,3 +134,55 @@ def test_response_finite_n_correction_has_the_exact_wishart_moments_as_its_taylo
         assert sp.simplify(series.coeff(t, k) - (-1) ** k * one_over_n / sp.factorial(k)) == 0, k
     with pytest.raises(ParameterError, match="t"):
         td.response_finite_n_correction(-1)
+
+
+def test_hard_edge_density_is_edelmans_smallest_eigenvalue_density_near_zero():
+    """In x = Nλ the hard-edge density 4ρ(4x) and Edelman's density of N·λ_min, (1 + √x)e^(−x/2−√x)/(2√x), share
+    their expansion to O(x): 1/(2√x) − √x/2 (near 0 only the smallest eigenvalue is left). They differ from the x
+    term on (x/3 against x/6), where the second eigenvalue enters."""
+    x = sp.Symbol("x", positive=True)
+    density = (4 * td.hard_edge_density(4 * x)).doit()
+    edelman = (1 + sp.sqrt(x)) / (2 * sp.sqrt(x)) * sp.exp(-x / 2 - sp.sqrt(x))
+    assert sp.simplify(sp.series(density - edelman, x, 0, 1).removeO()) == 0
+    assert sp.simplify(sp.series(density - edelman, x, 0, 2).removeO() - x / 6) == 0
+
+
+def test_hard_edge_density_joins_marchenko_pastur():
+    """ξ → ∞: ρ(ξ) → 1/(2π√ξ), the α = 1 MP density 1/(π√s) in the hard-edge variable. The Bessel terms' next order
+    oscillates in √ξ with an envelope O(ξ^(−1/2)) relative: over one period of √ξ, its largest value falls ≈ 10× when
+    √ξ goes from 10 to 100 (asserted: more than 5×)."""
+    import mpmath as mp
+
+    xi = sp.Symbol("xi", positive=True)
+    rho = sp.lambdify(xi, td.hard_edge_density(xi).doit(), "mpmath")
+
+    def envelope(root: float) -> float:
+        return max(abs(2 * mp.pi * r * rho(r * r) - 1) for r in mp.linspace(root, root + 2 * mp.pi, 16))
+
+    near, far = envelope(10.0), envelope(100.0)
+    assert far < near / 5 and far < 1e-2
+
+
+def test_hard_edge_response_limits_are_the_infinite_system_and_the_slowest_mode():
+    """H(u) → 1/√π + √u/4 as u → 0: the N = ∞ amplitude plus the real Gaussian 1/N term at α = 1 (Bai–Silverstein's
+    c(τ) → 1/4, :func:`response_finite_n_correction`, times √τ/N = √u). H(u) → √π/2 − √π/(4u) as u → ∞: the
+    Laplace transform of Edelman's 1/(2√x) − √x/2. The remainders are O(u) and O(u^(−3/2)): each relative
+    deviation falls by √10 (±25 %) per decade (u = 10⁻³, 10⁻² and 10², 10³)."""
+    # c(t, 1) = (1 + e^(−4t))/4 − e^(−2t)I₀(2t)/2, and e^(−2t)I₀(2t) ~ 1/√(4πt): c → 1/4 from below
+    c_infinity = sp.Rational(1, 4)
+    for t in (10**2, 10**4):
+        gap = c_infinity - td.response_finite_n_correction(sp.Integer(t), sp.Integer(1)).evalf(30)
+        assert 0 < gap < 1 / sp.sqrt(4 * sp.pi * t).evalf(30)
+    small = [(td.hard_edge_response(u) - 1 / sp.sqrt(sp.pi).evalf(25)) / sp.sqrt(u).evalf(25) / c_infinity - 1
+             for u in (sp.Rational(1, 10**3), sp.Rational(1, 10**2))]
+    large = [(sp.sqrt(sp.pi).evalf(25) / 2 - td.hard_edge_response(u)) * u / (sp.sqrt(sp.pi).evalf(25) / 4) - 1
+             for u in (sp.Integer(10**2), sp.Integer(10**3))]
+    for nearer, farther in ((small[0], small[1]), (large[1], large[0])):  # each pair: closer to its limit first
+        assert 0.75 * 10**0.5 < abs(farther / nearer) < 1.25 * 10**0.5
+
+
+def test_hard_edge_response_rejects_bad_input():
+    with pytest.raises(ParameterError, match="u"):
+        td.hard_edge_response(sp.Integer(0))
+    with pytest.raises(ParameterError, match="digits"):
+        td.hard_edge_response(sp.Integer(1), digits=2)

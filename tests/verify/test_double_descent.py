@@ -413,6 +413,44 @@ def test_collapse_fit_recovers_planted_exponents_and_its_sensitivity_is_the_deri
         vd.collapse_fit(gaps[:8], times[:8], values[:8], np.ones(8), degree=6)
 
 
+def test_collapse_fit_with_one_exponent_held_fits_the_other():
+    """Held at its planted value, either exponent leaves the other exact (the planted curve is fitted exactly), its
+    sensitivity row 0 and the other's the derivative; a wrong held value moves the fitted one; holding both is an
+    error."""
+    gaps = np.repeat([0.03, 0.05, 0.08], 8)
+    x = np.tile(np.geomspace(0.1, 10, 8), 3)
+    gamma, znu = 0.8, 1.5
+    times = x / gaps**znu
+    values = -gamma * np.log(gaps) + np.log(np.sqrt(x) / (1 + np.sqrt(x)))
+    ones = np.ones_like(values)
+    held_gamma = vd.collapse_fit(gaps, times, values, ones, degree=6, fixed_gamma=gamma)
+    held_znu = vd.collapse_fit(gaps, times, values, ones, degree=6, fixed_znu=znu)
+    assert np.allclose(held_gamma.exponents, [gamma, znu], rtol=0, atol=1e-9) and held_gamma.dof == len(values) - 8
+    assert np.allclose(held_znu.exponents, [gamma, znu], rtol=0, atol=1e-9)
+    assert not held_gamma.sensitivity[0].any() and not held_znu.sensitivity[1].any()
+    k, h = 5, 1e-6
+    bump = h * (np.arange(len(values)) == k)
+    up = vd.collapse_fit(gaps, times, values + bump, ones, degree=6, fixed_gamma=gamma)
+    down = vd.collapse_fit(gaps, times, values - bump, ones, degree=6, fixed_gamma=gamma)
+    assert abs((up.exponents[1] - down.exponents[1]) / (2 * h) - held_gamma.sensitivity[1, k]) < 1e-5
+    assert abs(vd.collapse_fit(gaps, times, values, ones, degree=6, fixed_gamma=gamma + 0.1).exponents[1] - znu) > 1e-3
+    with pytest.raises(ParameterError, match="both"):
+        vd.collapse_fit(gaps, times, values, ones, fixed_gamma=gamma, fixed_znu=znu)
+
+
+def test_hard_edge_response_spectrum_is_the_response_of_the_sampled_spectrum():
+    """√u Σ_k exp(−uN'λ_k) over the same draw's eigenvalues (the same stream), i.e. R(τ)√τ at τ = uN'² with
+    A = X/√N': R = (1/N')Σ exp(−τλ_k/N')."""
+    u = np.array([0.1, 1.0, 5.0])
+    got = vd.hard_edge_response_spectrum(20, 3, u, rng=np.random.default_rng(4))
+    rng = np.random.default_rng(4)
+    for row in got:
+        lam = vd.gram_spectrum(20, 20, rng)
+        tau = u * 19.5**2
+        want = np.exp(-np.outer(tau, lam / 19.5)).sum(axis=1) / 19.5 * np.sqrt(tau)
+        assert np.allclose(row, want, rtol=1e-13, atol=0)
+
+
 def test_collapse_residual_is_second_order_in_the_distance_after_the_derived_corrections():
     """(ε_var/σ² + ½)/(α^(1/4)√t) − Φ(x) at fixed x falls 4× when δ = |1 − √α| halves (the bare ε_var/(σ²√t) − Φ only
     2×): the amplitude and background of theory.variance_scaling_corrections are the whole first-order correction."""

@@ -459,3 +459,50 @@ def fig_response_collapse(verdicts):
     figure_legend(fig, axes, ncols=4)
     label_panels(axes)
     return fig, rows
+
+
+@figure("double_descent_hard_edge_collapse", claims=("double_descent.hard_edge_collapse",),
+        caption="The finite-size form of the response at α = 1, from simulated square Gaussian spectra. (a) R(τ)√τ "
+                "at τ = uN'² (N' = N − ½) for N = 24…192 (dots, ±z*·se; one colour per N) on the real hard-edge "
+                "scaling function H(u) (line), between the infinite system's 1/√π (dotted, the no-crossover rival) "
+                "and the slowest mode's √π/2 (thin); dashed: the complex (β = 2) hard edge, the nearest rival. "
+                "(b) Each size's deviation from H (%), with the O(N'⁻²) bound of the smallest size (band): the "
+                "sizes collapse on τ/N².", panels=(1, 2), aspect=1.5)
+def fig_hard_edge_collapse(verdicts):
+    import matplotlib.pyplot as plt
+
+    verdict = verdicts["double_descent.hard_edge_collapse"]
+    pt = verdict.points[0]
+    u, sizes = np.asarray(pt.aux["reduced_times"]), np.asarray(pt.aux["sizes"])
+    means, ses = np.asarray(pt.aux["means"]), np.asarray(pt.aux["ses"])
+    dense = np.geomspace(u.min() / 1.5, u.max() * 1.5, 80)
+    curve, curve_dense = sd.hard_edge_response(u), sd.hard_edge_response(dense)
+    shades = plt.cm.viridis(np.linspace(0.0, 0.85, len(sizes)))
+    fig, axes = plt.subplots(1, 2)
+    rows = []
+    axes[0].plot(dense, curve_dense, "k-", lw=0.8, label=r"$\mathcal{H}(u)$, real hard edge")
+    axes[0].plot(dense, sd.hard_edge_response(dense, entries="complex"), "k--", lw=0.8, label="rival: complex edge")
+    axes[0].axhline(1 / math.sqrt(math.pi), color="0.4", ls=":", lw=0.8, label=r"rival: $1/\sqrt{\pi}$ ($N=\infty$)")
+    axes[0].axhline(math.sqrt(math.pi) / 2, color="0.6", lw=0.5, label=r"$\sqrt{\pi}/2$ (slowest mode)")
+    for j, n in enumerate(sizes):
+        offset = 1 + 0.03 * (j - (len(sizes) - 1) / 2)
+        simulation_errorbar(axes[0], u * offset, means[j], ses[j], verdict.z_star, color=shades[j], ms=2.5,
+                            label=f"N = {int(n)}")
+        simulation_errorbar(axes[1], u * offset, 100 * (means[j] / curve - 1), 100 * ses[j] / curve, verdict.z_star,
+                            color=shades[j], ms=2.5)
+        rows += [{"N": int(n), "u": float(x), "R_sqrt_tau": float(m), "se": float(s), "theory": float(h)}
+                 for x, m, s, h in zip(u, means[j], ses[j], curve)]
+    from gentheory.verify.double_descent import HARD_EDGE_FINITE_N2, HARD_EDGE_SHIFT
+
+    band = 100 * np.array(HARD_EDGE_FINITE_N2) / (sizes[0] - HARD_EDGE_SHIFT) ** 2 / curve
+    axes[1].fill_between(u, -band, band, color="0.85", lw=0, label=f"finite-N bound (N = {int(sizes[0])})")
+    axes[1].axhline(0, color="k", lw=0.8)
+    for ax in axes:
+        ax.set_xscale("log")
+        tidy_log_axis(ax, "x")
+        ax.set_xlabel(r"$u = \tau/N'^2$")
+    axes[0].set_ylabel(r"$R(\tau)\sqrt{\tau}$")
+    axes[1].set_ylabel(r"$R\sqrt{\tau}/\mathcal{H} - 1$ (%)")
+    figure_legend(fig, axes, ncols=4)
+    label_panels(axes)
+    return fig, rows
