@@ -178,3 +178,31 @@ def test_paper_figures_render_from_the_shipped_store_alone(tmp_path):
     meta = json.loads((out / f"{name}.json").read_text())
     assert meta["scale"] == "paper" and set(meta["claims"]) == set(FIGURES[name].claims)
     shutil.rmtree(out)
+
+
+def test_cost_hints_order_the_run_dearest_first(monkeypatch):
+    """Every claim in the shipped store gets its mean paper-scale CPU seconds per point (its verdict's elapsed over its
+    point count), a claim it lacks none; run_claims hands the executor its points in decreasing hint, unknown first."""
+    from gentheory.verify import runner
+    from gentheory.verify.claims import all_claims
+
+    claims = all_claims()
+    hints = runner.cost_hints(claims)
+    root = shipped_results_dir()
+    for claim in claims:
+        verdict = root / claim.id / "paper" / "verdict.json"
+        if not verdict.is_file():
+            assert claim.id not in hints
+            continue
+        payload = json.loads(verdict.read_text())["payload"]
+        assert hints[claim.id] == pytest.approx(payload["elapsed"] / len(payload["point_keys"]), rel=1e-12)
+    chosen = [get_claim(c) for c in ("double_descent.smallest_eigenvalue", "double_descent.response_collapse",
+                                     "double_descent.critical_growth")]
+    monkeypatch.setattr(runner, "cost_hints", lambda cs: {"double_descent.response_collapse": 5.0,
+                                                          "double_descent.critical_growth": 1.0})
+    seen = []
+    monkeypatch.setattr(runner, "execute_points", lambda tasks, **kw: seen.extend(cid for cid, _, _ in tasks))
+    with pytest.raises(RuntimeError, match="changed while this run"):  # nothing was computed: every point missing
+        runner.run_claims(chosen, scale="quick", executor="serial")
+    assert seen == ["double_descent.smallest_eigenvalue", "double_descent.response_collapse",
+                    "double_descent.critical_growth"]
