@@ -32,6 +32,9 @@ augmentation_frozen
 grokking_mlp
     The grokking study's trained network: the quadratic MLP on modular addition, its memorisation and clock
     protocol, the rescaling-imbalance recursion, and its claims.
+grokking_soft_modes
+    The grokking study's soft directions: the trained MLP's regularised and Gauss–Newton Hessians, the quadratic
+    model of its late-time relaxation, and its claim.
 core
     The claim model: Estimate, Observation, Rival, Claim, PointResult, Verdict, the registry's ``register``.
 claims

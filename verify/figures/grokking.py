@@ -283,3 +283,86 @@ def fig_continuous_time(verdicts):
                legend_entry(ls="", marker="x", ms=4, color="C3", label="gradient flow")]
     ax.legend(handles=handles, loc="center right")
     return fig, rows
+
+
+def _curvature_from_rate(rate, eta, lam, beta):
+    """κ whose slow heavy-ball root is e^{−rate}: ηκλ = 1 + β − r − β/r (the inverse of −ln r₊(ηκλ, β))."""
+    r = np.exp(-np.asarray(rate, float))
+    return (1 + beta - r - beta / r) / (eta * lam)
+
+
+@figure("grokking_soft_modes", claims=("grokking.modular_addition_soft_modes",),
+        caption="Trained MLPs (width 32) near their attractor. (a) ‖∇L_λ‖ over a window of heavy-ball steps (dots, one "
+                "colour per network, first (η, β) of the sweep) on the quadratic model of the network's regularised "
+                "Hessian (solid), against the Gauss–Newton curvature (dashed), the linear model's common rate (dotted) and "
+                "the asymptotic rate of the slowest mode alone (dash-dot, reached only once the faster soft modes are "
+                "gone). (b) The curvature κ the window's rate implies against the one the "
+                "Hessian predicts, per network: the soft directions' κ ≪ 1, far below the common rate's κ = 1 and the "
+                "rescaling orbits' 2 (horizontal lines); theory band: the Hessian's change over the window.",
+        panels=(1, 2), aspect=1.9)
+def fig_soft_modes(verdicts):
+    import matplotlib.pyplot as plt
+
+    v = verdicts["grokking.modular_addition_soft_modes"]
+    fig, (ax1, ax2) = plt.subplots(1, 2)
+    rows = []
+    first = v.points[0]
+    k = np.asarray(first.aux["k"], float)
+    slow = np.asarray(first.info["slowest_mode_rate"], float)
+    common = float(np.atleast_1d(first.rivals["common_rate"].value)[0])
+    for i, (meas, quad, gn) in enumerate(zip(first.aux["grad_norm"], first.aux["quadratic"],
+                                             first.aux["gauss_newton"])):
+        ax1.plot(k, quad / quad[0], "-", lw=1, color=f"C{i}")
+        ax1.plot(k, gn / gn[0], "--", lw=0.8, color=f"C{i}")
+        ax1.plot(k, np.exp(-slow[i] * k), "-.", lw=0.8, color=f"C{i}")
+        ax1.plot(k[::3], (meas / meas[0])[::3], "o", ms=3, color=f"C{i}", mfc="none")
+    ax1.plot(k, np.exp(-common * k), ":", lw=1, color="k")
+    # the soft relaxation is slow: the rivals leave the axes within the first steps
+    ax1.set_ylim(0.5, 1.02)
+    ax1.set_xlabel("steps into the window $k$")
+    ax1.set_ylabel(r"$\|\nabla L_\lambda\|$, relative to $k = 0$")
+    markers = "osD^v"
+    lo, hi = np.inf, 0.0
+    for j, pt in enumerate(v.points):
+        eta, lam, beta = pt.params["eta"], pt.params["lam"], pt.params["beta"]
+        theory = np.atleast_1d(pt.theory.value)
+        bound = np.atleast_1d(pt.theory.error_bound)
+        kappa_th = _curvature_from_rate(theory, eta, lam, beta)
+        kappa_meas = _curvature_from_rate(pt.measured.value, eta, lam, beta)
+        kappa_lo = _curvature_from_rate(theory - bound, eta, lam, beta)
+        kappa_hi = _curvature_from_rate(theory + bound, eta, lam, beta)
+        kappa_gn = _curvature_from_rate(pt.rivals["gauss_newton"].value, eta, lam, beta)
+        ax2.vlines(kappa_th, kappa_lo, kappa_hi, color="0.75", lw=3)
+        simulation_errorbar(ax2, kappa_th, kappa_meas, np.zeros(len(kappa_th)), v.z_star, fmt=markers[j], ms=3,
+                            color="k")
+        ax2.plot(kappa_th, kappa_gn, markers[j], ms=3, color="k", mfc="none")
+        lo, hi = min(lo, kappa_th.min(), kappa_meas.min()), max(hi, kappa_gn.max())
+        rows += [{"eta": eta, "beta": beta, "kappa_hessian": float(a), "kappa_measured": float(b),
+                  "kappa_gauss_newton": float(c), "rate_theory": float(t), "rate_bound": float(e)}
+                 for a, b, c, t, e in zip(kappa_th, kappa_meas, kappa_gn, theory, bound)]
+    x_lo = lo / 1.5
+    ax2.loglog([x_lo, 0.2], [x_lo, 0.2], "k-", lw=0.8)
+    ax2.axhline(1.0, color="k", ls=":", lw=0.8)
+    ax2.axhline(2.0, color="0.5", ls="-", lw=0.8)
+    ax2.set_xlim(x_lo, 0.2)
+    ax2.set_ylim(x_lo, 3 * max(hi, 2.0) / 2)
+    ax2.set_xlabel(r"$\kappa$, quadratic model")
+    ax2.set_ylabel(r"$\kappa$, trained network")
+    tidy_log_axis(ax2, "x")
+    tidy_log_axis(ax2, "y")
+    handles = [legend_entry(ls="-", color="k", label="quadratic model (theory)"),
+               legend_entry(ls="--", color="k", label="Gauss–Newton curvature"),
+               legend_entry(ls="-.", color="k", label="slowest mode alone"),
+               legend_entry(ls=":", color="k", label=r"common rate, $\kappa = 1$"),
+               legend_entry(ls="-", color="0.5", label=r"(b) rescaling orbits, $\kappa = 2$"),
+               legend_entry(ls="", marker="o", ms=3, color="0.4", mfc="none", label="(a) trained network"),
+               legend_entry(ls="-", lw=3, color="0.75", label="(b) Hessian's change over the window"),
+               legend_entry(ls="", marker="o", ms=3, color="k", label="(b) trained network (filled)"),
+               legend_entry(ls="", marker="o", ms=3, color="k", mfc="none", label="(b) Gauss–Newton (open)")]
+    if len(v.points) > 1:
+        handles += [legend_entry(ls="", marker=markers[j], ms=3, color="k",
+                                 label=f"(b) η = {pt.params['eta']:g}, β = {pt.params['beta']:g}")
+                    for j, pt in enumerate(v.points)]
+    fig.legend(handles=handles, loc="outside lower center", ncols=2)
+    label_panels((ax1, ax2))
+    return fig, rows
