@@ -296,7 +296,7 @@ def _curvature_from_rate(rate, eta, lam, beta):
                 "colour per network, first (η, β) of the sweep) on the quadratic model of the network's regularised "
                 "Hessian (solid), against the Gauss–Newton curvature (dashed), the linear model's common rate (dotted) and "
                 "the asymptotic rate of the slowest mode alone (dash-dot, reached only once the faster soft modes are "
-                "gone). (b) The curvature κ the window's rate implies against the one the "
+                "gone); the first-order (gradient-flow) rival is within 1 % of the solid line and not drawn. (b) The curvature κ the window's rate implies against the one the "
                 "Hessian predicts, per network: the soft directions' κ ≪ 1, far below the common rate's κ = 1 and the "
                 "rescaling orbits' 2 (horizontal lines); theory band: the Hessian's change over the window.",
         panels=(1, 2), aspect=1.9)
