@@ -17,8 +17,17 @@ def net():
     return cfg, rng.standard_normal((2 * cfg.modulus, cfg.width)), rng.standard_normal((cfg.width, cfg.modulus))
 
 
+STEP = 1e-30  # complex step: Im F(θ + i·STEP·d)/STEP is the directional derivative, no difference taken
+
+
 def _theta(w1, w2):
     return np.concatenate([w1.ravel(), w2.ravel()])
+
+
+def _complex_point(w1, w2, seed):
+    """A random direction d over all parameters and the weights θ + i·STEP·d, split by layer."""
+    d = np.random.default_rng(seed).standard_normal(w1.size + w2.size)
+    return d, w1 + 1j * STEP * d[: w1.size].reshape(w1.shape), w2 + 1j * STEP * d[w1.size:].reshape(w2.shape)
 
 
 def test_regularised_hessian_times_a_direction_is_the_gradients_directional_derivative(net):
@@ -28,12 +37,9 @@ def test_regularised_hessian_times_a_direction_is_the_gradients_directional_deri
     lam = 3e-2
     hess = gsm.regularised_hessian(w1, w2, lam, cfg)
     x, y, _, _ = gm._modular_data(cfg)
-    d = np.random.default_rng(4).standard_normal(hess.shape[0])
-    d1, d2 = d[: w1.size].reshape(w1.shape), d[w1.size:].reshape(w2.shape)
-    step = 1e-30
-    g1, g2 = gm._mlp_gradients(x, np.eye(cfg.modulus)[y], (w1 + 1j * step * d1)[None], (w2 + 1j * step * d2)[None],
-                               output_scale=cfg.output_scale)
-    directional = _theta(g1[0], g2[0]).imag / step + lam * d
+    d, c1, c2 = _complex_point(w1, w2, 4)
+    g1, g2 = gm._mlp_gradients(x, np.eye(cfg.modulus)[y], c1[None], c2[None], output_scale=cfg.output_scale)
+    directional = _theta(g1[0], g2[0]).imag / STEP + lam * d
     # both sides are sums of |H||d|-sized products, each within ~P·u of exact
     scale = np.abs(hess) @ np.abs(d)
     assert np.all(np.abs(hess @ d - directional) <= 4 * hess.shape[0] * EPS * scale)
@@ -46,11 +52,9 @@ def test_gauss_newton_hessian_is_the_outputs_jacobian_gram(net):
     lam = 3e-2
     gn = gsm.gauss_newton_hessian(w1, w2, lam, cfg)
     x, _, _, _ = gm._modular_data(cfg)
-    d = np.random.default_rng(5).standard_normal(gn.shape[0])
-    d1, d2 = d[: w1.size].reshape(w1.shape), d[w1.size:].reshape(w2.shape)
-    step = 1e-30
-    z = x @ (w1 + 1j * step * d1)
-    jd = ((z * z) @ (w2 + 1j * step * d2) * cfg.output_scale).imag / step
+    d, c1, c2 = _complex_point(w1, w2, 5)
+    z = x @ c1
+    jd = ((z * z) @ c2 * cfg.output_scale).imag / STEP
     quad = d @ (gn - lam * np.eye(len(d))) @ d
     expected = np.sum(jd**2) / len(x)
     assert abs(quad - expected) <= 8 * gn.shape[0] * EPS * (np.abs(d) @ np.abs(gn) @ np.abs(d))
