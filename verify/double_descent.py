@@ -2075,16 +2075,11 @@ def hard_edge_response_spectrum(n: int, designs: int, reduced_times: ArrayLike, 
                                 rng: np.random.Generator) -> NDArray:
     r"""Ĥ_N(u) = R(τ)√τ of ``designs`` square Gaussian designs (P = N) at the hard-edge times τ = uN'², N' = N − ½,
     with the response normalised by N' (A = X/√N'): :math:`\sqrt u\sum_k e^{-uN'\lambda_k}` over the eigenvalues
-    λ_k of XᵀX (:func:`gram_spectrum`). Returns (designs, len(reduced_times))."""
+    λ_k of XᵀX (:func:`gram_spectrum`): N·√u times :func:`relaxing_response_spectrum` at τ = uN'N (its A = X/√N has
+    s_k = λ_k/N). Returns (designs, len(reduced_times))."""
     check_int("n", n, low=2)
-    check_int("designs", designs, low=1)
     u = np.asarray(reduced_times, float)
-    effective = n - HARD_EDGE_SHIFT
-    out = np.empty((designs, len(u)))
-    for r in range(designs):
-        lam = gram_spectrum(n, n, rng)
-        out[r] = np.sqrt(u) * np.exp(-np.outer(u * effective, lam)).sum(axis=1)
-    return out
+    return n * np.sqrt(u) * relaxing_response_spectrum(n, n, designs, u * (n - HARD_EDGE_SHIFT) * n, rng=rng)
 
 
 @register
