@@ -95,7 +95,7 @@ def test_quadratic_model_refuses_an_unstable_step():
 def test_relaxation_that_does_not_reach_a_stationary_point_raises():
     p = gsm.SoftModesPoint(eta=1.0, lam=3e-4, beta=0.95, candidates=2, networks=1, check_every=100, max_relax=200)
     with pytest.raises(RuntimeError, match="stationary point"):
-        gsm.relax_to_stationary(p, gm.ModularConfig(width=32), np.random.default_rng(0))
+        gsm.relax_to_stationary(p, gm.ModularConfig(width=32, memorise_optimizer=(0.25, 2e-4, 0.9)), np.random.default_rng(0))
 
 
 @pytest.mark.parametrize("kw, name", [({"networks": 3, "candidates": 2}, "candidates"), ({"grad_tol": 0.0}, "grad_tol"),
