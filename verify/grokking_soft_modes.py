@@ -91,19 +91,23 @@ def quadratic_gradient_norms(curvatures: NDArray, modes: NDArray, grad0: NDArray
     With :math:`a_k = u^\top\nabla L_\lambda(\theta_k)` and :math:`d_k = u^\top(\theta_{k+1} - \theta_k)
     = -\eta\,u^\top v_{k+1}` (``v ← βv + g, θ ← θ − ηv``), each mode obeys, exactly in the quadratic model,
     :math:`(a_{k+1}, d_k) = M(a_k, d_{k-1})`, :math:`M = \begin{pmatrix}1-\eta h & \beta h\\ -\eta & \beta\end{pmatrix}`,
-    whose eigenvalues are the heavy-ball roots :math:`r_\pm(\eta h, \beta)`; :math:`d_{-1} = -\eta\,u^\top v_0`.
+    whose eigenvalues are the heavy-ball roots :math:`r_\pm(\eta h, \beta)`; :math:`d_{-1} = -\eta\,u^\top v_0`. Solved
+    in closed form by :func:`gentheory.solvers.grokking.lucas_u`, as the linear model's trajectory is.
     """
     if np.max(eta * curvatures) >= 2 * (1 + beta):
         raise ParameterError(f"eta * h_max = {np.max(eta * curvatures):.4g} >= 2(1 + beta) = {2 * (1 + beta):.4g}: "
                              "heavy ball is unstable on this Hessian, the quadratic model has no relaxation")
-    a0, d0 = modes.T @ grad0, -eta * (modes.T @ vel0)
-    m = np.empty((len(curvatures), 2, 2))
-    m[:, 0, 0], m[:, 0, 1], m[:, 1, 0], m[:, 1, 1] = 1 - eta * curvatures, beta * curvatures, -eta, beta
-    out = np.empty(len(steps))
-    for i, k in enumerate(steps):
-        mk = np.linalg.matrix_power(m, int(k))
-        out[i] = np.linalg.norm(modes @ (mk[:, 0, 0] * a0 + mk[:, 0, 1] * d0))
-    return out
+    a = eta * curvatures
+    a0 = modes.T @ grad0
+    a1 = (1 - a) * a0 + beta * curvatures * (-eta * (modes.T @ vel0))
+    # a_{k+1} = (1 + β − a)a_k − βa_{k−1} (M's trace and determinant): a_k = a₁U_k − βa₀U_{k−1}, the Lucas form the
+    # linear model's closed-form trajectory uses
+    p_coef, disc = 1 + beta - a, gs._coupled_disc(a, np.full_like(a, beta))
+    kk = np.asarray(steps)[:, None]
+    u_k = gs.lucas_u(kk, p_coef, beta, disc=disc)
+    u_km1 = gs.lucas_u(np.maximum(kk - 1, 0), p_coef, beta, disc=disc)
+    coeff = np.where(kk == 0, a0, a1 * u_k - beta * a0 * u_km1)
+    return np.linalg.norm(coeff @ modes.T, axis=1)
 
 
 @dataclass(frozen=True, kw_only=True)
