@@ -35,6 +35,9 @@ grokking_mlp
 grokking_soft_modes
     The grokking study's soft directions: the trained MLP's regularised and Gauss–Newton Hessians, the quadratic
     model of its late-time relaxation, and its claim.
+grokking_sweep
+    The grokking study's repetition of the paper's own sweep: the slope of log k_grok counted from step 0 over
+    the paper's 27 configurations, and its claim.
 core
     The claim model: Estimate, Observation, Rival, Claim, PointResult, Verdict, the registry's ``register``.
 claims

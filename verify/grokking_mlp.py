@@ -152,10 +152,10 @@ class _Optimizer:
     ``torch.optim.SGD``: coupled L2 ``v ← βv + g + λw, w ← w − ηv``; decoupled (SGDW) ``v ← βv + g,
     w ← w − ηv − ηλw``. Arrays of per-network hyper-parameters broadcast over the weight axes."""
 
-    def __init__(self, eta: NDArray, lam: NDArray, beta: NDArray, coupled: NDArray) -> None:
-        self.eta, self.beta = eta[:, None, None], beta[:, None, None]
-        self.lam_c = np.where(coupled, lam, 0.0)[:, None, None]
-        self.eta_lam_d = (eta * np.where(coupled, 0.0, lam))[:, None, None]
+    def __init__(self, eta: NDArray, lam: NDArray, beta: NDArray, coupled: NDArray, dtype: DTypeLike = float) -> None:
+        self.eta, self.beta = eta[:, None, None].astype(dtype), beta[:, None, None].astype(dtype)
+        self.lam_c = np.where(coupled, lam, 0.0)[:, None, None].astype(dtype)
+        self.eta_lam_d = (eta * np.where(coupled, 0.0, lam))[:, None, None].astype(dtype)
         self.any_decoupled = bool(np.any(~coupled))
 
     def keep(self, mask: NDArray) -> None:
@@ -225,17 +225,20 @@ def grokking_delays(w1: NDArray, w2: NDArray, etas: NDArray, lams: NDArray, beta
     its test accuracy reaches 0.9; returns the delay Δk (steps after the switch, read every ``cfg.eval_every``).
 
     Networks train ``cfg.batch`` at a time (one batched matmul per layer and step) and leave their batch when
-    they grok. Raises if one has not grokked by ``max_steps`` or if training overflows.
+    they grok, in the precision of ``w1`` and ``w2`` (float64, or float32 at twice the speed). Raises if one has
+    not grokked by ``max_steps`` or if training overflows.
     """
     eta, lam, beta = (np.asarray(v, float) for v in (etas, lams, betas))
     _check_batch(w1, w2, eta, lam, beta)
+    if w1.dtype != w2.dtype or w1.dtype not in (np.float32, np.float64):
+        raise ParameterError(f"w1 and w2 have dtypes {w1.dtype} and {w2.dtype}; both must be float64 or both float32")
     flag = np.broadcast_to(np.asarray(coupled, bool), eta.shape)
     data = _modular_data(cfg)
     delays = np.full(len(w1), -1)
     for start in range(0, len(w1), cfg.batch):
         sl = slice(start, min(start + cfg.batch, len(w1)))
-        delays[sl] = _delays_batch(w1[sl].copy(), w2[sl].copy(), _Optimizer(eta[sl], lam[sl], beta[sl], flag[sl]),
-                                   cfg, data)
+        delays[sl] = _delays_batch(w1[sl].copy(), w2[sl].copy(), _Optimizer(eta[sl], lam[sl], beta[sl], flag[sl],
+                                                                                   w1.dtype), cfg, data)
     if np.any(delays < 0):
         raise RuntimeError(f"{np.sum(delays < 0)} memorised networks did not reach test accuracy 0.9 within "
                            f"max_steps = {cfg.max_steps}")
@@ -243,10 +246,12 @@ def grokking_delays(w1: NDArray, w2: NDArray, etas: NDArray, lams: NDArray, beta
 
 
 def _delays_batch(w1: NDArray, w2: NDArray, opt: _Optimizer, cfg: ModularConfig, data: tuple[NDArray, ...]) -> NDArray:
+    dtype = w1.dtype
     xtr, ytr, xte, yte = data
-    targets = np.eye(cfg.modulus)[ytr]
+    xtr, xte = xtr.astype(dtype), xte.astype(dtype)
+    targets = np.eye(cfg.modulus, dtype=dtype)[ytr]
     b = len(w1)
-    work = _Workspace(b, len(xtr), xtr.shape[1], cfg.width, cfg.modulus)
+    work = _Workspace(b, len(xtr), xtr.shape[1], cfg.width, cfg.modulus, dtype)
     v1, v2 = np.zeros_like(w1), np.zeros_like(w2)
     delays = np.full(b, -1)
     active = np.arange(b)

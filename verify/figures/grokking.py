@@ -368,3 +368,84 @@ def fig_soft_modes(verdicts):
     fig.legend(handles=handles, loc="outside lower center", ncols=2)
     label_panels((ax1, ax2))
     return fig, rows
+
+
+@figure("grokking_paper_sweep", claims=("grokking.modular_addition_sweep",),
+        caption="The paper's sweep repeated (27 configurations, networks trained from initialisation, counted from "
+                "step 0). (a) k_grok against (1−β)/(ηλ): geometric mean over the repetitions (markers: η; colour: β; "
+                "bars ±z*·SE), the fitted line (solid), the theory's slopes 1 to 1 + remainder (shaded) and the "
+                "memorisation-time clock (dashed), lines through the data's centroid (the claim is about the slope). "
+                "(b) The slope: each repetition's sweep (open dots), their pooled estimate (filled, ±z*·SE), the theory "
+                "(shaded), the rivals (vertical lines: memorisation clock, no β dependence; crosses: the neighbouring "
+                "slopes ±0.15) and the paper's one-sweep 1.01 (star).", panels=(1, 2), aspect=1.9)
+def fig_paper_sweep(verdicts):
+    import matplotlib.pyplot as plt
+
+    v = verdicts["grokking.modular_addition_sweep"]
+    (pt,) = v.points
+    fig, (ax1, ax2) = plt.subplots(1, 2)
+    conf = np.asarray(pt.aux["configs"], float)
+    log_k = np.log(np.asarray(pt.aux["k_grok"], float))
+    reps = len(log_k)
+    clock = (1 - conf[:, 2]) / (conf[:, 0] * conf[:, 1])
+    mean, se = log_k.mean(axis=0), log_k.std(axis=0, ddof=1) / np.sqrt(reps)
+    rows = []
+    for j, eta in enumerate(np.unique(conf[:, 0])):
+        for c, beta in enumerate(np.unique(conf[:, 2])):
+            sel = (conf[:, 0] == eta) & (conf[:, 2] == beta)
+            container = simulation_errorbar(ax1, clock[sel], np.exp(mean[sel]), se[sel], v.z_star, fmt="osD"[j],
+                                            color=f"C{c}")
+            half = container.gentheory_halfwidth
+            # the bars are symmetric in log k: redraw them as the multiplicative interval they are
+            for line in container[2]:
+                line.remove()
+            ax1.vlines(clock[sel], np.exp(mean[sel] - half), np.exp(mean[sel] + half), color=f"C{c}", lw=0.8)
+            rows += [{"eta": eta, "lam": lam, "beta": beta, "clock": t, "k_grok_geometric_mean": float(np.exp(m)),
+                      "log_k_stderr": float(s)} for lam, t, m, s in zip(conf[sel, 1], clock[sel], mean[sel], se[sel])]
+    x = np.log(clock)
+    t_line = np.geomspace(clock.min() / 1.3, clock.max() * 1.3, 20)
+    centre = (x.mean(), mean.mean())
+    th_lo = float(pt.theory.value - pt.theory.error_bound)
+    th_hi = float(pt.theory.value + pt.theory.error_bound)
+
+    def through_centre(slope):
+        return np.exp(centre[1] + slope * (np.log(t_line) - centre[0]))
+    ax1.fill_between(t_line, through_centre(th_lo), through_centre(th_hi), color="0.85", lw=0)
+    ax1.plot(t_line, through_centre(float(pt.measured.value)), "k-", lw=0.8)
+    ax1.plot(t_line, through_centre(float(pt.rivals["memorisation_clock"].value)), "k--", lw=0.8)
+    ax1.set_xscale("log")
+    ax1.set_yscale("log")
+    ax1.set_xlabel(r"$(1-\beta)/(\eta\lambda)$")
+    ax1.set_ylabel(r"$k_\mathrm{grok}$ (from step 0)")
+    tidy_log_axis(ax1, "x")
+    tidy_log_axis(ax1, "y")
+    slopes = np.asarray(pt.info["sweep_slopes"], float)
+    ax2.axvspan(th_lo, th_hi, color="0.85", lw=0)
+    ax2.plot(slopes, np.full(reps, 1.0) + np.linspace(-0.25, 0.25, reps), "o", ms=3, mfc="none", color="C0")
+    simulation_errorbar(ax2, float(pt.measured.value), 0.0, float(pt.measured.stderr), v.z_star, horizontal=True,
+                        color="C0")
+    ax2.axvline(float(pt.rivals["memorisation_clock"].value), color="k", ls="--", lw=0.8)
+    ax2.axvline(float(pt.rivals["no_beta"].value), color="k", ls=":", lw=0.8)
+    for name in ("slope_minus", "slope_plus"):
+        ax2.plot([float(pt.rivals[name].value)], [0.0], "x", color="C3", ms=4)
+    ax2.plot([pt.info["paper_slope"]], [-1.0], "*", color="k", ms=6)
+    ax2.set_yticks([-1, 0, 1], ["paper (one sweep)", f"pooled ({reps} sweeps)", "each sweep"])
+    ax2.set_ylim(-1.6, 1.6)
+    ax2.set_xlabel(r"slope of $\log k_\mathrm{grok}$")
+    ax2.set_ylabel("estimate")
+    rows += [{"series": "sweep_slope", "slope": float(s)} for s in slopes]
+    rows.append({"series": "pooled", "slope": float(pt.measured.value), "stderr": float(pt.measured.stderr),
+                 "theory_low": th_lo, "theory_high": th_hi})
+    betas = np.unique(conf[:, 2])
+    handles = ([legend_entry(ls="", marker="osD"[j], ms=3, color="k", label=f"η = {eta:g}")
+                for j, eta in enumerate(np.unique(conf[:, 0]))]
+               + [legend_entry(ls="-", color=f"C{c}", label=f"β = {b:g}") for c, b in enumerate(betas)]
+               + [legend_entry(ls="-", lw=6, color="0.85", label="theory: slope 1 to 1 + remainder"),
+                  legend_entry(ls="-", color="k", lw=0.8, label="(a) fitted slope"),
+                  legend_entry(ls="--", color="k", lw=0.8, label="memorisation clock"),
+                  legend_entry(ls=":", color="k", lw=0.8, label="(b) no β dependence"),
+                  legend_entry(ls="", marker="x", ms=4, color="C3", label="(b) neighbouring slopes"),
+                  legend_entry(ls="", marker="*", ms=6, color="k", label="(b) paper, 1.01")])
+    fig.legend(handles=handles, loc="outside lower center", ncols=3)
+    label_panels((ax1, ax2))
+    return fig, rows
