@@ -20,6 +20,9 @@ strata
 gluing
     Model G of the strata study: module loss, cross loss of the amalgam or the full table and its floor, retraction
     on U(d), character classes, sampling of Hom(Z_a *_{Z_c} Z_b, U(d)).
+mixup
+    Mixup of the augmentation study as ridge with random sample weights: the mixing law, the weights' spectrum and
+    the weighted-ridge deterministic equivalent.
 transitive
     Numerical KRR, network kernels (NTK, NNGP) and thresholds μ*.
 _errors

@@ -36,7 +36,8 @@ from gentheory.solvers import SolverConvergenceError
 from gentheory.theory._validation import ParameterError
 
 STUDIES = ("augmentation", "double_descent", "grokking", "perceptron", "strata", "transitive")
-MODULES = [f"gentheory.{layer}.{study}" for layer in ("theory", "solvers") for study in STUDIES] + ["gentheory.solvers.gluing"]
+MODULES = ([f"gentheory.{layer}.{study}" for layer in ("theory", "solvers") for study in STUDIES]
+           + ["gentheory.solvers.gluing", "gentheory.solvers.mixup"])
 #: wall-clock limit of one call: a hostile size must be refused, not computed
 SECONDS = 20
 
@@ -46,6 +47,12 @@ def _linear_problem() -> gs.LinearProblem:
     design = rng.standard_normal((3, 5))
     teacher = rng.standard_normal(5)
     return gs.LinearProblem(design, design @ teacher, np.eye(5), teacher)
+
+
+def _mixup():
+    from gentheory.solvers.mixup import Mixup
+
+    return Mixup(1.0)
 
 
 def _q8_rho() -> np.ndarray:
@@ -223,6 +230,11 @@ VALID: dict[str, Callable[[], dict]] = {
                                                   'kappa': tt.KernelFamily(1, sp.Rational(1, 2), sp.Rational(1, 6))},
     'theory.transitive.margins': lambda: {'n': 5, 'exception': (2, 4),
                                           'kappa': tt.KernelFamily(1, sp.Rational(1, 2), sp.Rational(1, 6))},
+    'solvers.mixup.weighted_ridge_equivalent': lambda: {'sigma_diag': np.linspace(0.5, 1.5, 4),
+                                                        'weights': np.array([0.2, 0.7, 1.4]), 'n_over_d': 0.75,
+                                                        'lam': 0.01, 'signal': 1.0, 'label_noise': 0.25},
+    'solvers.mixup.mixup_equivalent': lambda: {'sigma_diag': np.ones(1), 'mixup': _mixup(), 'n_over_d': 1.5, 'k': 2,
+                                               'lam': 0.01, 'weights': np.array([0.3, 0.6, 0.9]), 'label_noise': 0.25},
     'solvers.augmentation.grouped_modes_equivalent': lambda: {
         'mass': np.ones(2), 'omega': np.ones(2), 'cross': np.ones(2), 'tm2': np.ones(2), 'y2': 1.5,
         'groups': [sa.SampleGroup(0.5, np.full(2, 0.4), 0.4, 0.6), sa.SampleGroup(0.5, np.full(2, 1.6), 1.6, 1.8)],

@@ -29,6 +29,9 @@ augmentation_group
 augmentation_frozen
     The augmentation study's frozen architectures (one erf layer on anisotropic inputs, a two-layer ReLU network):
     trained readouts against the equivalent fed with each network's population moments.
+augmentation_mixup
+    The augmentation study's mixup: ridge on mixed copies of Gaussian data against the weighted-ridge equivalent of
+    the mixing's weight law, and its claim.
 grokking_mlp
     The grokking study's trained network: the quadratic MLP on modular addition, its memorisation and clock
     protocol, the rescaling-imbalance recursion, and its claims.
