@@ -556,7 +556,8 @@ def fig_frozen_features(verdicts):
                 "per point), its fit in 1/d and intercept (×), the weighted-ridge equivalent of the mixing's weight law "
                 "(diamonds at d = ∞, bars ±z*·se of its Monte Carlo) and the expected-loss rival, ridge with λ/c₁ "
                 "(open squares); plain ridge is the line at 0. (b) The weight law: the eigenvalues of the mixing's Gram "
-                "matrix MᵀM/k, one Monte Carlo draw of 1000 samples per (k, α), against the k = ∞ weight c₁ (line).",
+                "matrix MᵀM/k, one Monte Carlo draw of 1000 samples per (k, α), against the k = ∞ weight "
+                "c₁ = (α + 1)/(2α + 1) (dashed: 2/3 at α = 1, 6/7 at α = 0.2).",
         panels=(1, 2), aspect=1.9)
 def fig_mixup(verdicts):
     import matplotlib.pyplot as plt
