@@ -116,8 +116,8 @@ class ModularSweep(Claim):
     relevance_by_scale = {"paper": 0.05}
 
     def sweep(self, scale: str) -> list[SweepPoint]:
-        # the paper's grid; one sweep of independent networks has slope sd ≈ 0.02, so two repetitions detect 0.07
-        # beyond the remainder's 0.023 (under the relevance 0.1), twenty 0.02 (under 0.05)
+        # the paper's grid; one sweep of independent networks has slope sd ≈ 0.02, so two repetitions detect ≈ 0.06
+        # outside the interval (under the relevance 0.1), twenty ≈ 0.02 (under 0.05)
         grid = dict(etas=(0.2, 0.5, 1.0), lams=(1e-4, 2e-4, 3e-4), betas=(0.8, 0.9, 0.95))
         return [SweepPoint(**grid, repetitions=2 if scale == "quick" else 20)]
 
