@@ -275,8 +275,22 @@ def make_executor(kind: str = "process", *, workers: int | None = None, schedule
             with _sigint_ignored():
                 cluster = LocalCluster(n_workers=workers or 2, threads_per_worker=1, processes=True,
                                        dashboard_address=":0", silence_logs=logging.ERROR)
-            with cluster, Client(cluster) as client:
-                yield client.get_executor()
+            # closing the cluster under an interrupt abandons gathers in flight, which the scheduler and the comms
+            # log with tracebacks (a race: most interrupts log nothing); the run is being abandoned on purpose, so
+            # those loggers are quiet until the cluster is closed, and the CLI's one line is the whole report
+            quieted: dict[str, int] = {}
+            try:
+                with cluster, Client(cluster) as client:
+                    try:
+                        yield client.get_executor()
+                    except KeyboardInterrupt:
+                        for name in ("distributed", "tornado", "asyncio"):
+                            quieted[name] = logging.getLogger(name).level
+                            logging.getLogger(name).setLevel(logging.CRITICAL)
+                        raise
+            finally:
+                for name, level in quieted.items():
+                    logging.getLogger(name).setLevel(level)
     else:
         raise ValueError(f"executor = {kind!r} is not one of {EXECUTORS}")
 

@@ -576,9 +576,10 @@ def fig_mixup(verdicts):
         grid = np.linspace(0, inv_d.max(), 20)
         ax1.plot(grid, fit.intercept + fit.slope * grid, "-", color=color, lw=0.6)
         ax1.plot([0], [float(pt.measured.value)], "x", color=color)
-        ax1.errorbar([-0.0012], [float(pt.theory.value)], yerr=[verdict.z_star * float(pt.theory.stderr)
-                                                                 + float(pt.theory.error_bound)],
-                     fmt="D", ms=4, color=color, mfc="none")
+        # the theory's own Monte Carlo interval (±z*·se plus its bound): a line, not a simulation error bar
+        half = verdict.z_star * float(pt.theory.stderr) + float(pt.theory.error_bound)
+        ax1.vlines(-0.0012, float(pt.theory.value) - half, float(pt.theory.value) + half, color=color, lw=0.8)
+        ax1.plot([-0.0012], [float(pt.theory.value)], "D", ms=4, color=color, mfc="none")
         ax1.plot([-0.0024], [float(pt.rivals["expected_loss"].value)], "s", ms=4, color=color, mfc="none")
         rows += [{"point": label, "inv_d": float(a), "mean": float(m), "se": float(s)}
                  for a, m, s in zip(inv_d, pt.aux["means"], pt.aux["ses"])]
