@@ -89,7 +89,9 @@ def test_estimator_is_the_slope_of_the_mean_log_k_with_each_sweeps_regression_er
     assert obs.measured.stderr == pytest.approx(np.sqrt(np.sum(np.square(ses))) / 3, rel=1e-10)
     assert obs.measured.error_bound == pytest.approx(np.abs(row) @ np.mean(-np.log(1 - 5 / synthetic), axis=0),
                                                      rel=1e-12)
-    assert obs.measured.dof == pytest.approx(3 * (n_c - 2), rel=0.2)
+    # Welch–Satterthwaite over the three sweeps' variances, n_c − 2 dof each (Welch 1947), written out
+    v = np.square(ses) / 9
+    assert obs.measured.dof == pytest.approx(v.sum() ** 2 / np.sum(v**2 / (n_c - 2)), rel=1e-12)
     assert obs.info["sweep_slopes"] == pytest.approx(slopes, abs=1e-12)
 
 
