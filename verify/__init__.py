@@ -41,6 +41,9 @@ grokking_soft_modes
 grokking_sweep
     The grokking study's repetition of the paper's own sweep: the slope of log k_grok counted from step 0 over
     the paper's 27 configurations, and its claim.
+transitive_sequence
+    The transitive study's sequence model: a one-block transformer trained from scratch by Adam (numpy forward and
+    backward), the exception's effect on its margins against the signs the KRR theory fixes, and its claim.
 core
     The claim model: Estimate, Observation, Rival, Claim, PointResult, Verdict, the registry's ``register``.
 claims

@@ -262,3 +262,53 @@ def fig_weight_decay(verdicts):
     ax.plot([], [], "o", color="0.4", ms=3, label="networks (±z*·se)")
     figure_legend(fig, [ax], ncols=2)
     return fig, rows
+
+
+@figure("transitive_sequence_mistakes", claims=("transitive.sequence_mistakes",),
+        caption="A one-block transformer trained from scratch (items as tokens): the change of each test pair's margin "
+                "when the exception is added (same initialisation trained with and without it; dots, ±z*·se over "
+                "initialisations) against the KRR theory's change over every geometry μ of its family (grey bars: its "
+                "range from μ → 0 to μ → ∞, one sign per pair, clipped at the panel's edge — it reaches ±2 as μ → 0; "
+                "black ticks: KRR at μ = 1, for scale only, not fitted). Pairs grouped by the predicted sign, ordered "
+                "by the KRR change at μ = 1. One panel per hierarchy.", panels=(1, 3), aspect=1.3)
+def fig_sequence_mistakes(verdicts):
+    import matplotlib.pyplot as plt
+
+    from gentheory.verify.transitive import SIGN_GRID
+
+    v = verdicts["transitive.sequence_mistakes"]
+    fig, axes = plt.subplots(1, len(v.points), squeeze=False)
+    rows = []
+    for ax, p in zip(axes[0], v.points):
+        n, (a, b) = p.params["n"], tuple(p.params["exception"])
+        pairs = [tuple(q) for q in p.info["pairs"]]
+        first, second = (np.array([q[k] - 1 for q in pairs]) for k in (0, 1))
+
+        def pair_shift(mu, n=n, a=a, b=b, first=first, second=second):
+            ranks = st.rank_solution(n, (a, b), mu) - st.rank_solution(n, None, mu)
+            return ranks[:, first] - ranks[:, second]
+
+        family = pair_shift(SIGN_GRID)
+        low, high = family.min(axis=0), family.max(axis=0)
+        at_one = pair_shift(np.array([1.0]))[0]
+        sign = np.sign(np.asarray(p.theory.value, float))
+        value, se = np.asarray(p.measured.value, float), np.asarray(p.measured.stderr, float)
+        order = np.lexsort((at_one, -sign))
+        x = np.arange(len(order))
+        ax.vlines(x, low[order], high[order], color="0.8", lw=2.5, label="KRR theory, every μ")
+        ax.plot(x, at_one[order], "_", color="k", ms=5, mew=0.9, label="KRR, μ = 1")
+        for s_val, color, label in ((1, "C0", "model: predicted gain"), (-1, "C3", "model: predicted loss")):
+            sel = sign[order] == s_val
+            simulation_errorbar(ax, x[sel], value[order][sel], se[order][sel], v.z_star, color=color, label=label)
+        ax.axhline(0, color="0.6", lw=0.5)
+        reach = np.max(np.abs(value) + v.z_star * se)
+        ax.set_ylim(-1.3 * max(reach, np.max(np.abs(at_one))), 1.3 * max(reach, np.max(np.abs(at_one))))
+        ax.set_xticks([])
+        ax.set_xlabel(f"test pair ({len(pairs)})")
+        ax.set_title(f"n = {n}, I{a}↔I{b}")
+        rows += [{"n": n, "exception": f"I{a}I{b}", "pair": f"I{pairs[k][0]}I{pairs[k][1]}", "predicted_sign": int(sign[k]),
+                  "theory_low": float(low[k]), "theory_high": float(high[k]), "shift": float(value[k]),
+                  "se": float(se[k])} for k in order]
+    axes[0][0].set_ylabel("margin change")
+    figure_legend(fig, list(axes[0]), ncols=4)
+    return fig, rows
