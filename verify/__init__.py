@@ -41,6 +41,9 @@ grokking_soft_modes
 grokking_sweep
     The grokking study's repetition of the paper's own sweep: the slope of log k_grok counted from step 0 over
     the paper's 27 configurations, and its claim.
+transitive_rich
+    The transitive study's lazy-to-rich path: two-layer networks with the output scale α (laziness c = α√m), their
+    departure from their own lazy limit, and the claim that the rich regime leaves the theory's family.
 transitive_sequence
     The transitive study's sequence model: a one-block transformer trained from scratch by Adam (numpy forward and
     backward), the exception's effect on its margins against the signs the KRR theory fixes, and its claim.
