@@ -115,6 +115,7 @@ def fig_flip_margins(verdicts):
                                 fmt="D", ms=3, zorder=3)
             rows.append({"n": n, "a": a, "b": b, "mu": c2 / c1, "readout_only_margin": val, "se": se_r})
         ax.set_title(f"n = {n}, I{a}↔I{b}")
+        ax.set_ylabel("margin change")
         ax.set_xlabel(r"$\mu$")
         tidy_log_axis(ax, "x")
         rows += [{"n": n, "a": a, "b": b, "mu": float(m), "network_margin": float(y), "se": float(s),
@@ -270,7 +271,7 @@ def fig_weight_decay(verdicts):
                 "initialisations) against the KRR theory's change over every geometry μ of its family (grey bars: its "
                 "range from μ → 0 to μ → ∞, one sign per pair, clipped at the panel's edge — it reaches ±2 as μ → 0; "
                 "black ticks: KRR at μ = 1, for scale only, not fitted). Pairs grouped by the predicted sign, ordered "
-                "by the KRR change at μ = 1. One panel per hierarchy.", panels=(1, 3), aspect=1.3)
+                "by the KRR change at μ = 1. One panel per hierarchy.", panels=(1, 3), aspect=1.5)
 def fig_sequence_mistakes(verdicts):
     import matplotlib.pyplot as plt
 
@@ -295,21 +296,22 @@ def fig_sequence_mistakes(verdicts):
         value, se = np.asarray(p.measured.value, float), np.asarray(p.measured.stderr, float)
         order = np.lexsort((at_one, -sign))
         x = np.arange(len(order))
-        ax.vlines(x, low[order], high[order], color="0.8", lw=2.5, label="KRR theory, every μ")
+        edge = 1.3 * max(np.max(np.abs(value) + v.z_star * se), np.max(np.abs(at_one)))
+        ax.vlines(x, np.clip(low[order], -edge, edge), np.clip(high[order], -edge, edge), color="0.8",
+                  lw=min(2.5, 60 / len(order)), label="KRR theory, every μ")
         ax.plot(x, at_one[order], "_", color="k", ms=5, mew=0.9, label="KRR, μ = 1")
         for s_val, color, label in ((1, "C0", "model: predicted gain"), (-1, "C3", "model: predicted loss")):
             sel = sign[order] == s_val
             simulation_errorbar(ax, x[sel], value[order][sel], se[order][sel], v.z_star, color=color, label=label)
         ax.axhline(0, color="0.6", lw=0.5)
-        reach = np.max(np.abs(value) + v.z_star * se)
-        ax.set_ylim(-1.3 * max(reach, np.max(np.abs(at_one))), 1.3 * max(reach, np.max(np.abs(at_one))))
+        ax.set_ylim(-edge, edge)
         ax.set_xticks([])
         ax.set_xlabel(f"test pair ({len(pairs)})")
         ax.set_title(f"n = {n}, I{a}↔I{b}")
+        ax.set_ylabel("margin change")
         rows += [{"n": n, "exception": f"I{a}I{b}", "pair": f"I{pairs[k][0]}I{pairs[k][1]}", "predicted_sign": int(sign[k]),
                   "theory_low": float(low[k]), "theory_high": float(high[k]), "shift": float(value[k]),
                   "se": float(se[k])} for k in order]
-    axes[0][0].set_ylabel("margin change")
     figure_legend(fig, list(axes[0]), ncols=4)
     return fig, rows
 
@@ -356,6 +358,7 @@ def fig_rich_regime(verdicts):
     ax_b.set_ylim(-0.5, 0.2)
     ax_b.axhline(0, color="0.6", lw=0.5)
     ax_b.set_xticks(np.arange(3), names)
+    ax_b.set_xlabel("pair")
     ax_b.set_ylabel("margin at c = 2")
     ax_b.set_title("(b)")
     ax_a.axhline(abs(float(st.margins(9, (4, 6), kappa=st.network_family(-0.2))[2, 6])), color="0.5", ls="--", lw=0.7,
@@ -363,6 +366,7 @@ def fig_rich_regime(verdicts):
     ax_a.set_xscale("log")
     ax_a.set_yscale("log")
     tidy_log_axis(ax_a, "x")
+    tidy_log_axis(ax_a, "y")
     ax_a.set_xlabel(r"laziness $c = \alpha\sqrt{m}$")
     ax_a.set_ylabel("departure $D$")
     ax_a.set_title("(a)")
