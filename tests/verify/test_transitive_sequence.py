@@ -60,7 +60,6 @@ def test_margins_are_antisymmetric_and_follow_the_training_loss() -> None:
     signed = ts._training_margins(run.margins, n, exception)
     allowed = np.sqrt(2 * len(_task(n, exception)[1]) * run.train_loss)[:, None] + 1e-5  # float32 outputs
     assert np.all(np.abs(signed - 1) <= allowed)
-    assert np.median(run.train_loss) < 1e-6, "the default optimiser must fit most networks' training pairs"
 
 
 def test_shift_signs_are_those_of_the_language_model_claim() -> None:
