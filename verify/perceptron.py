@@ -19,9 +19,11 @@ Simulations (Malatesta, Passalacqua & Zecchina 2026; spec perceptron.md §4):
 
 Claims: ``enumeration_thermodynamics`` (RS entropy, free entropy, training error), ``capacity_fss`` (α_KM from the
 critical load), ``teacher_student_enumeration`` (version-space entropy and ε_g), ``metropolis_equilibrium``,
-``message_passing`` (rAMP fails before capacity, at the OGP proxy), ``ogp_growth`` (the Franz–Parisi α_OGP(ε)
+``ogp_growth`` (the Franz–Parisi α_OGP(ε)
 grows with ε: solved, not simulated), ``teacher_student_amp`` (AMP stuck on the
-poor branch in the hard phase).
+poor branch in the hard phase), ``finite_energy_generalization``, ``finite_temperature_freezing`` and
+``hinge_flip_cost``. The algorithmic threshold of reinforced AMP (``message_passing``) is in
+:mod:`gentheory.verify.perceptron_threshold`.
 """
 from __future__ import annotations
 
@@ -722,83 +724,14 @@ class AMPConfig:
 
 @dataclass(frozen=True, kw_only=True)
 class AlgoParams:
-    """Loads at which the algorithm is run and asserted (``alphas``) or only measured (``probe_alphas``, half the
-    instances: the success curve between the asserted points, where N = 10³ is too small for a sharp threshold)."""
+    """Loads at which an algorithm is run."""
 
-    alphas: tuple[float, ...] = (0.6, 0.8)
-    probe_alphas: tuple[float, ...] = ()
+    alphas: tuple[float, ...] = (1.0, 1.3)
 
     def __post_init__(self) -> None:
-        for name in ("alphas", "probe_alphas"):
-            object.__setattr__(self, name, tuple(float(a) for a in getattr(self, name)))
-            for a in getattr(self, name):
-                check_range(name, a, low=0, low_open=True, high=2)
-
-
-@register
-class MessagePassingThreshold(Claim):
-    id = "perceptron.message_passing"
-    statement = ("Storage, κ = 0: reinforced AMP (N = 1000) finds a solution with probability → 1 where the local "
-                 "entropy around the flattest (κ_max) reference has no distance gap (α = 0.6) and → 0 where the gap "
-                 "is open (α = 0.8; Franz–Parisi proxy, opening at α_OGP ≈ 0.748), although solutions exist there "
-                 "(RS entropy s(0.8) > 0, α_KM = 0.8331): the algorithm fails before capacity. Measured, not asserted: "
-                 "the success curve at α = 0.70, 0.74, 0.77 (paper scale; smooth at N = 10³). Not claimed: finite-energy success "
-                 "beyond α_OGP — the spec's Franz–Parisi construction gives α_OGP(ε) (dense finite-energy regions) but "
-                 "not the training error an algorithm reaches, and finite-β reinforced AMP at N = 10³ reaches no lower "
-                 "training error than the β = ∞ one (closing note of issue 6).")
-    rivals = (Rival("succeeds_to_capacity", "Message passing succeeds wherever solutions exist (success probability 1 up to α_KM = 0.8331).", nearest=True),)
-    reference = f"{REFERENCE} §2.1–2.2, §3 (thresholds), §4c (rAMP); Braunstein & Zecchina 2006; Baldassi et al. 2015"
-    Params = AlgoParams
-    Config = AMPConfig
-    scales = {"quick": AMPConfig(n=1000, instances=20), "paper": AMPConfig(n=2000, instances=60)}
-    relevance = 0.0
-    relevance_abs = 0.25  # a success probability off by 1/4 is the smallest discrepancy that matters
-    labels = ("alpha=0.6", "alpha=0.8")
-
-    def sweep(self, scale: str) -> list[AlgoParams]:
-        # the probes (half the instances each) cost 40 % of the point and assert nothing: paper scale only
-        return [AlgoParams(probe_alphas=(0.70, 0.74, 0.77) if scale == "paper" else ())]
-
-    def theory(self, p: AlgoParams) -> Estimate:
-        # success predicted where min_d s(d) > 0 around the κ_max reference (no overlap gap), failure where < 0
-        return Estimate([1.0 if sp_.ogp_gap(a).dense else 0.0 for a in p.alphas])
-
-    def rival(self, name: str, p: AlgoParams) -> Estimate:
-        cap = sp_.storage_capacity()
-        return Estimate([1.0 if a < cap else 0.0 for a in p.alphas])
-
-    @staticmethod
-    def _success(alpha: float, n: int, instances: int, reinforcement: float,
-                 rng: np.random.Generator) -> tuple[list[bool], list[int]]:
-        outcomes, iters = [], []
-        m_pat = int(round(alpha * n))
-        for inst in rng.spawn(instances):
-            x = inst.standard_normal((m_pat, n))
-            y = inst.choice(np.array([-1.0, 1.0]), size=m_pat)
-            run = reinforced_amp(x * y[:, None], reinforcement=reinforcement, rng=inst)
-            outcomes.append(run.solved)
-            iters.append(run.iterations)
-        return outcomes, iters
-
-    def simulate(self, p: AlgoParams, cfg: AMPConfig, rng: np.random.Generator) -> Observation:
-        rates, ses, iters = [], [], []
-        streams = rng.spawn(len(p.alphas) + len(p.probe_alphas))
-        for a, child in zip(p.alphas, streams):
-            outcomes, its = self._success(a, cfg.n, cfg.instances, cfg.reinforcement, child)
-            iters += its
-            rate = float(np.mean(outcomes))
-            rates.append(rate)
-            # binomial standard error, floored at the one-instance resolution 1/n when the rate is 0 or 1
-            ses.append(math.sqrt(max(rate * (1 - rate), 1.0 / cfg.instances) / cfg.instances))
-        probes = {}
-        for a, child in zip(p.probe_alphas, streams[len(p.alphas):]):
-            outcomes, _ = self._success(a, cfg.n, max(cfg.instances // 2, 2), cfg.reinforcement, child)
-            probes[f"{a:g}"] = [int(np.sum(outcomes)), len(outcomes)]
-        entropy = {f"rs_entropy_alpha={a}": sp_.rs_storage(a).entropy for a in p.alphas}
-        entropy.update({f"min_local_entropy_alpha={a}": sp_.ogp_gap(a).entropy for a in p.alphas})
-        return Observation(Estimate(rates, ses, n=cfg.instances),
-                           info={"median_iterations": float(np.median(iters)), **entropy,
-                                 "probe_successes": probes, "capacity": sp_.storage_capacity()})
+        object.__setattr__(self, "alphas", tuple(float(a) for a in self.alphas))
+        for a in self.alphas:
+            check_range("alphas", a, low=0, low_open=True, high=2)
 
 
 @dataclass(frozen=True, kw_only=True)
