@@ -47,6 +47,9 @@ transitive_rich
 transitive_sequence
     The transitive study's sequence model: a one-block transformer trained from scratch by Adam (numpy forward and
     backward), the exception's effect on its margins against the signs the KRR theory fixes, and its claim.
+perceptron_threshold
+    The perceptron study's algorithmic threshold: reinforced-AMP success curves over a load grid at several sizes,
+    Firth-logistic crossings extrapolated in 1/N, and the claim that they end at the overlap-gap threshold.
 core
     The claim model: Estimate, Observation, Rival, Claim, PointResult, Verdict, the registry's ``register``.
 claims

@@ -252,9 +252,9 @@ class AlgorithmicThreshold(Claim):
                 # a run meets tolerance ε when its best sign vector has at most ⌊εM⌋ errors
                 m_pat = np.round(np.array(grid) * size)
                 solved = (np.round(errors * m_pat[:, None]) <= np.floor(tol * m_pat[:, None] + 1e-9)).sum(axis=1)
-                fit = success_crossing(grid, solved, np.full(len(grid), reps))
-                row[f"eps={label}"] = {"successes": solved.tolist(), "crossing": fit.crossing, "se": fit.se,
-                                       "scale": fit.scale}
+                curve = success_crossing(grid, solved, np.full(len(grid), reps))
+                row[f"eps={label}"] = {"successes": solved.tolist(), "crossing": curve.crossing, "se": curve.se,
+                                       "scale": curve.scale}
             per_size.append(row)
         info: dict = {"per_size": per_size, "alpha_ogp": _alpha_ogp_zero()[0], "capacity": sp_.storage_capacity(),
                       "fl_rdt_algorithmic": FL_RDT_ALGORITHMIC}

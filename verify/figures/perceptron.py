@@ -11,16 +11,15 @@ from gentheory.verify.figures._base import (figure, figure_legend, label_panels,
 SIM = "simulation (±z*·se)"
 
 
-@figure("perceptron_storage", claims=("perceptron.message_passing",),
+@figure("perceptron_storage", claims=(),
         caption="(a) RS zero-temperature entropy s(α) (line) against the annealed ln2(1 − α) (dashed), α_KM marked. "
-                "(b) Frozen-1RSB ground-state errors per pattern above capacity. (c) Reinforced-AMP success rate "
-                "(N = 1000, dots with 95 % Clopper–Pearson intervals; open, at paper scale only: probes, measured and not "
-                "asserted) against α, "
-                "with α_KM (vertical): the algorithm fails before capacity.", panels=(1, 3), aspect=1.6)
+                "(b) Frozen-1RSB ground-state errors per pattern above capacity. Theory only (the replica saddle points); "
+                "where message passing stops solving is perceptron_algorithmic_threshold.",
+        theory_only=True, panels=(1, 2), aspect=1.3)
 def fig_storage(verdicts):
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, 3)
+    fig, axes = plt.subplots(1, 2)
     rows = []
     alphas = np.linspace(0.05, 0.83, 30)
     s_rs = [sp_.rs_storage(a).entropy for a in alphas]
@@ -37,26 +36,87 @@ def fig_storage(verdicts):
     axes[1].set_xlabel("α")
     axes[1].set_ylabel(r"$e_\mathrm{GS}/\alpha$")
     rows += [{"panel": "b", "alpha": float(a), "e_gs_per_pattern": float(e)} for a, e in zip(above, e_gs)]
-    verdict = verdicts["perceptron.message_passing"]
-    pt = verdict.points[0]
-    trials = int(verdict.provenance["config"]["instances"])
-    for k, (a, rate) in enumerate(zip(pt.params["alphas"], np.atleast_1d(pt.measured.value))):
-        successes = int(round(float(rate) * trials))
-        low, high = binomial_interval(successes, trials)
-        simulation_interval(axes[2], float(a), successes / trials, low, high, color="C0",
-                            label="rAMP success (95 % CI)" if k == 0 else None)
-        rows.append({"panel": "c", "alpha": float(a), "success": successes / trials, "ci_low": low, "ci_high": high})
-    for k, (a, (successes, n)) in enumerate(pt.info.get("probe_successes", {}).items()):
-        low, high = binomial_interval(int(successes), int(n))
-        simulation_interval(axes[2], float(a), successes / n, low, high, color="C0", mfc="white",
-                            label="probes, not asserted" if k == 0 else None)
-        rows.append({"panel": "c", "alpha": float(a), "success": successes / n, "ci_low": low, "ci_high": high,
-                     "asserted": False})
-    axes[2].axvline(cap, color="C3", lw=0.6)
-    axes[2].set_ylim(-0.05, 1.05)
-    axes[2].set_xlabel("α")
-    axes[2].set_ylabel("success rate")
     figure_legend(fig, axes, ncols=3)
+    label_panels(axes)
+    return fig, rows
+
+
+@figure("perceptron_algorithmic_threshold", claims=("perceptron.message_passing", "perceptron.ogp_growth"),
+        caption="Where reinforced AMP (β = ∞, reinforcement 10⁻³) stops solving random storage instances. (a) Success "
+                "rate against α per size N (dots with 95 % Clopper–Pearson intervals; lines the Firth-logistic fits), "
+                "with the overlap-gap threshold α_OGP(0) (black), the fifth-level fl-RDT 'algorithmic' estimate 0.7764 "
+                "(dashed) and the capacity α_KM (red). (b) The load of success ½ per size (±z*·se) against 1/N, the "
+                "weighted fit and its N = ∞ intercept (square, ±z*·se; at quick scale one size: no fit); band: α_OGP(0) "
+                "± the claim's relevance. (c) The (ε, α) plane: α_OGP(ε) of the Franz–Parisi potential (black, from "
+                "perceptron.ogp_growth) and the algorithm's threshold for reaching training error ≤ ε (squares, "
+                "±z*·se; ε = 0 asserted, the others reported).",
+        panels=(1, 3), aspect=1.45)
+def fig_algorithmic_threshold(verdicts):
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 3)
+    verdict = verdicts["perceptron.message_passing"]
+    point = verdict.points[0]
+    info, z_star = point.info, verdict.z_star
+    rows = []
+    alpha_ogp, cap, fl_rdt = info["alpha_ogp"], info["capacity"], info["fl_rdt_algorithmic"]
+    sizes = [r["n"] for r in info["per_size"]]
+    colors = {n: f"C{k}" for k, n in enumerate(sizes)}
+    for r in info["per_size"]:
+        n, loads, reps, row0 = r["n"], r["loads"], r["instances"], r["eps=0"]
+        for k, (a, succ) in enumerate(zip(loads, row0["successes"])):
+            low, high = binomial_interval(int(succ), int(reps))
+            simulation_interval(axes[0], float(a), succ / reps, low, high, color=colors[n], ms=2.5,
+                                label=f"N = {n}" if k == 0 else None)
+            rows.append({"panel": "a", "N": n, "alpha": a, "success": succ / reps, "ci_low": low, "ci_high": high})
+        grid = np.linspace(min(loads), max(loads), 80)
+        axes[0].plot(grid, 1 / (1 + np.exp((grid - row0["crossing"]) / row0["scale"])), "-", lw=0.6, color=colors[n])
+    for ax in axes[:2]:
+        ax.axvline(alpha_ogp, color="k", lw=0.8) if ax is axes[0] else ax.axhline(alpha_ogp, color="k", lw=0.8)
+    axes[0].axvline(fl_rdt, color="0.4", lw=0.6, ls="--")
+    axes[0].axvline(cap, color="C3", lw=0.6)
+    axes[0].plot([], [], "-", color="k", lw=0.8, label=r"$\alpha_\mathrm{OGP}(0)$ (theory)")
+    axes[0].plot([], [], "--", color="0.4", lw=0.6, label="fl-RDT 0.7764 (rival)")
+    axes[0].plot([], [], "-", color="C3", lw=0.6, label=r"$\alpha_\mathrm{KM}$ (rival)")
+    axes[0].set_ylim(-0.05, 1.05)
+    axes[0].set_xlabel("α")
+    axes[0].set_ylabel("success rate")
+    ax = axes[1]
+    inv = np.array([1 / n for n in sizes])
+    cross = np.array([r["eps=0"]["crossing"] for r in info["per_size"]])
+    ses = np.array([r["eps=0"]["se"] for r in info["per_size"]])
+    for n, x, c, s in zip(sizes, inv, cross, ses):
+        simulation_errorbar(ax, [x], [c], [s], z_star, color=colors[n], ms=3)
+        rows.append({"panel": "b", "N": n, "crossing": float(c), "se": float(s)})
+    fit = info["extrapolated"]["0"]
+    if "slope" in fit:
+        xs = np.linspace(0, inv.max(), 20)
+        ax.plot(xs, fit["value"] + fit["slope"] * xs, "-", color="0.3", lw=0.6, label="weighted fit in 1/N")
+        simulation_errorbar(ax, [0.0], [fit["value"]], [fit["se"]], z_star, fmt="s", color="k", ms=3,
+                            label=r"$N = \infty$ estimate")
+        rows.append({"panel": "b", "N": "inf", "crossing": fit["value"], "se": fit["se"]})
+    band = float(np.max(point.assessment.relevance)) if point.assessment is not None else 0.0
+    if band > 0:
+        ax.axhspan(alpha_ogp - band, alpha_ogp + band, color="0.85", lw=0, zorder=0, label="relevance")
+    ax.axhline(fl_rdt, color="0.4", lw=0.6, ls="--")
+    ax.set_xlim(-0.1 * inv.max(), 1.1 * inv.max())
+    ax.set_xlabel("1/N")
+    ax.set_ylabel(r"$\alpha_{1/2}(N)$")
+    ax = axes[2]
+    ogp = verdicts["perceptron.ogp_growth"].points[0].info
+    ax.plot(ogp["train_error"], ogp["alpha_ogp"], "o-", ms=2.5, lw=0.8, color="k", label=r"$\alpha_\mathrm{OGP}(\epsilon)$")
+    rows += [{"panel": "c", "train_error": e, "alpha_ogp": a} for e, a in zip(ogp["train_error"], ogp["alpha_ogp"])]
+    for label, est in info["extrapolated"].items():
+        eps = float(label)
+        simulation_errorbar(ax, [eps], [est["value"]], [est["se"]], z_star, fmt="s", ms=3,
+                            color="C0" if eps == 0 else "C9", mfc="C0" if eps == 0 else "white",
+                            label=("rAMP threshold, asserted" if eps == 0 else
+                                   ("rAMP threshold, reported" if label == list(info["extrapolated"])[1] else None)))
+        rows.append({"panel": "c", "train_error": eps, "algorithmic": est["value"], "se": est["se"]})
+    ax.axhline(cap, color="C3", lw=0.6)
+    ax.set_xlabel("training error ε")
+    ax.set_ylabel("α")
+    figure_legend(fig, axes, ncols=4)
     label_panels(axes)
     return fig, rows
 
