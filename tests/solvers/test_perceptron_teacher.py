@@ -1,0 +1,62 @@
+"""The teacher-centred Franz–Parisi potential (solvers.perceptron_teacher)."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from gentheory.solvers import perceptron as sp_
+from gentheory.solvers import perceptron_teacher as pt_
+from gentheory.solvers._errors import SolverConvergenceError
+
+
+@pytest.mark.parametrize(("alpha", "beta", "kappa_ref"), [(0.5, 2.0, 0.4), (1.0, 3.0, 0.1)])
+def test_maximum_over_the_distance_is_the_free_teacher_student_state(alpha: float, beta: float,
+                                                                     kappa_ref: float) -> None:
+    """Σ_p e^{N V(p)} is the unconstrained partition function, so max_p V is the finite-β teacher–student free
+    entropy (an independent solver: panel quadrature on the two-parameter RS equations), at its q and R. The fixed
+    point is solved to 1e-9 per step with contraction ≈ 0.6–0.9, so q and R carry ≲ 1e-8; V is stationary there,
+    its error quadratic in theirs."""
+    top = pt_.teacher_franz_parisi_maximum(alpha, kappa_ref=kappa_ref, beta=beta)
+    free = sp_.teacher_student_finite(alpha, beta)
+    assert top.potential == pytest.approx(free.free_entropy, abs=1e-10)
+    assert top.overlap == pytest.approx(free.r, abs=1e-7)
+    assert top.q1 == pytest.approx(free.q, abs=1e-7)
+    assert 0 < top.distance < 0.5 and abs(top.phat - top.p0hat) > 0
+
+
+def test_overlaps_near_the_reference_are_within_the_lipschitz_bound() -> None:
+    """Configurations at distance d from the reference differ from it in a fraction d of weights, so their teacher
+    overlap and their overlap with other copies of the reference move by at most 2d: |R − R̃| ≤ 2d, |p₀ − q̃| ≤ 2d."""
+    ref = pt_.teacher_reference(0.5, 0.4)
+    for d in (0.02, 0.05):
+        near = pt_.teacher_franz_parisi(0.5, d, kappa_ref=0.4, beta=2.0)
+        assert abs(near.overlap - ref.r) <= 2 * d and abs(near.p0 - ref.q) <= 2 * d
+        assert near.generalization_error == pytest.approx(math.acos(near.overlap) / math.pi, abs=1e-15)
+
+
+def test_energetic_gradient_is_the_derivative_of_the_quadrature_sum() -> None:
+    """Central differences of G_E (step h = 1e-5: truncation h²·|G'''| ≲ 1e-9, rounding ε|G_E|/h ≈ 1e-11) against
+    the analytic derivatives in q₁, p₀, R and p."""
+    ref = pt_.teacher_reference(0.5, 0.4)
+    model = pt_._TeacherFPModel(0.5, 2.0, ref)
+    point = np.array([0.8, 0.3, 0.3, 0.6])  # (q1, p0, R, p): c2 = 0.43 > 0
+    analytic = model.energetic(*point, gradient=True)
+    h = 1e-5
+    for k in range(4):
+        up, down = point.copy(), point.copy()
+        up[k] += h
+        down[k] -= h
+        numeric = (model.energetic(*up, gradient=False)[0] - model.energetic(*down, gradient=False)[0]) / (2 * h)
+        assert analytic[k] == pytest.approx(numeric, abs=1e-7)
+
+
+def test_reference_is_the_teacher_max_margin_state_at_its_margin_and_refused_beyond() -> None:
+    top = sp_.teacher_max_margin(0.5)
+    ref = pt_.teacher_reference(0.5, top.kappa)
+    # both solve the same RS equations to 1e-12 per step; κ_max is a brentq root to 1e-10 in κ
+    assert ref.q == pytest.approx(top.q, abs=1e-7) and ref.r == pytest.approx(top.r, abs=1e-7)
+    assert abs(ref.entropy) < 1e-7
+    with pytest.raises(SolverConvergenceError, match="entropy"):
+        pt_.teacher_reference(0.5, top.kappa + 0.05)
