@@ -88,12 +88,16 @@ def test_config_needs_one_grid_and_count_per_size() -> None:
         pt.ThresholdConfig(sizes=(1000, 500), loads=((0.7, 0.72, 0.74),) * 2, instances=(10, 10))
 
 
-def test_relevance_is_half_the_distance_to_the_nearest_rival_at_each_scale() -> None:
+def test_theory_is_the_one_sided_bound_and_the_relevance_half_the_distance_to_the_next_rival() -> None:
+    """α_alg ∈ (0, α_OGP(0)]: the interval's upper end is the Franz–Parisi threshold's bracket end (0.7478 ± 5·10⁻⁴,
+    paper-scale brentq of perceptron.ogp_growth); the gap rival sits on that edge and reaches down to the bracket's
+    lower end; the relevance is half the distance from the edge to α_KM (quick) and to the fl-RDT estimate (paper)."""
     claim = pt.AlgorithmicThreshold()
     p = pt.ThresholdParams()
     theory = claim.theory(p)
-    assert theory.value == pytest.approx(0.7478, abs=theory.error_bound) and theory.error_bound <= 5e-4 * (1 + 1e-12)
-    to_capacity = sp_.storage_capacity() - theory.value
-    to_fl_rdt = pt.FL_RDT_ALGORITHMIC - theory.value
-    assert claim.relevance_floor("quick") <= to_capacity / 2 < 1.05 * claim.relevance_floor("quick")
-    assert claim.relevance_floor("paper") <= to_fl_rdt / 2 < 1.05 * claim.relevance_floor("paper")
+    upper = theory.value + theory.error_bound
+    assert theory.value - theory.error_bound == 0 and upper == pytest.approx(0.7483, abs=1e-12)
+    gap = claim.rival("reaches_the_gap", p)
+    assert gap.value == upper and gap.value - gap.error_bound == pytest.approx(0.7473, abs=1e-12)
+    assert claim.relevance_floor("quick") <= (sp_.storage_capacity() - upper) / 2 < 1.05 * claim.relevance_floor("quick")
+    assert claim.relevance_floor("paper") <= (pt.FL_RDT_ALGORITHMIC - upper) / 2 < 1.05 * claim.relevance_floor("paper")
