@@ -46,11 +46,11 @@ def fig_storage(verdicts):
                 "rate against α per size N (dots with 95 % Clopper–Pearson intervals; lines the Firth-logistic fits), "
                 "with the overlap-gap threshold α_OGP(0) (black), the fifth-level fl-RDT 'algorithmic' estimate 0.7764 "
                 "(dashed) and the capacity α_KM (red). (b) The load of success ½ per size (±z*·se) against 1/N, the "
-                "weighted fit and its N = ∞ intercept (square, ±z*·se; at quick scale one size: no fit); band: α_OGP(0) "
-                "± the claim's relevance. (c) The (ε, α) plane: α_OGP(ε) of the Franz–Parisi potential (black, from "
-                "perceptron.ogp_growth) and the algorithm's threshold for reaching training error ≤ ε (squares, "
+                "weighted fit and its N = ∞ intercept (square, ±z*·se; at quick scale one size: no fit); shaded: what the "
+                "theory allows, α_alg ≤ α_OGP(0) (the gap limits access); dashed: the fl-RDT rival. (c) The (ε, α) "
+                "plane: α_OGP(ε) of the Franz–Parisi potential (black, from perceptron.ogp_growth) and the algorithm's threshold for reaching training error ≤ ε (squares, "
                 "±z*·se; ε = 0 asserted, the others reported).",
-        panels=(1, 3), aspect=1.45)
+        panels=(1, 3), aspect=2.1)
 def fig_algorithmic_threshold(verdicts):
     import matplotlib.pyplot as plt
 
@@ -66,7 +66,7 @@ def fig_algorithmic_threshold(verdicts):
         n, loads, reps, row0 = r["n"], r["loads"], r["instances"], r["eps=0"]
         for k, (a, succ) in enumerate(zip(loads, row0["successes"])):
             low, high = binomial_interval(int(succ), int(reps))
-            simulation_interval(axes[0], float(a), succ / reps, low, high, color=colors[n], ms=2.5,
+            simulation_interval(axes[0], float(a), succ / reps, low, high, color=colors[n], ms=2, elinewidth=0.6,
                                 label=f"N = {n}" if k == 0 else None)
             rows.append({"panel": "a", "N": n, "alpha": a, "success": succ / reps, "ci_low": low, "ci_high": high})
         grid = np.linspace(min(loads), max(loads), 80)
@@ -75,7 +75,7 @@ def fig_algorithmic_threshold(verdicts):
         ax.axvline(alpha_ogp, color="k", lw=0.8) if ax is axes[0] else ax.axhline(alpha_ogp, color="k", lw=0.8)
     axes[0].axvline(fl_rdt, color="0.4", lw=0.6, ls="--")
     axes[0].axvline(cap, color="C3", lw=0.6)
-    axes[0].plot([], [], "-", color="k", lw=0.8, label=r"$\alpha_\mathrm{OGP}(0)$ (theory)")
+    axes[0].plot([], [], "-", color="k", lw=0.8, label=r"$\alpha_\mathrm{OGP}(0)$ (theory: the bound)")
     axes[0].plot([], [], "--", color="0.4", lw=0.6, label="fl-RDT 0.7764 (rival)")
     axes[0].plot([], [], "-", color="C3", lw=0.6, label=r"$\alpha_\mathrm{KM}$ (rival)")
     axes[0].set_ylim(-0.05, 1.05)
@@ -95,11 +95,11 @@ def fig_algorithmic_threshold(verdicts):
         simulation_errorbar(ax, [0.0], [fit["value"]], [fit["se"]], z_star, fmt="s", color="k", ms=3,
                             label=r"$N = \infty$ estimate")
         rows.append({"panel": "b", "N": "inf", "crossing": fit["value"], "se": fit["se"]})
-    band = float(np.max(point.assessment.relevance)) if point.assessment is not None else 0.0
-    if band > 0:
-        ax.axhspan(alpha_ogp - band, alpha_ogp + band, color="0.85", lw=0, zorder=0, label="relevance")
+    ax.axhspan(0, alpha_ogp, color="0.9", lw=0, zorder=0, label=r"theory: $\alpha_\mathrm{alg} \leq \alpha_\mathrm{OGP}(0)$")
     ax.axhline(fl_rdt, color="0.4", lw=0.6, ls="--")
     ax.set_xlim(-0.1 * inv.max(), 1.1 * inv.max())
+    low = min(float(np.min(cross - z_star * ses)), fit["value"] - z_star * fit["se"])
+    ax.set_ylim(low - 0.005, fl_rdt + 0.005)
     ax.set_xlabel("1/N")
     ax.set_ylabel(r"$\alpha_{1/2}(N)$")
     ax = axes[2]
@@ -116,7 +116,7 @@ def fig_algorithmic_threshold(verdicts):
     ax.axhline(cap, color="C3", lw=0.6)
     ax.set_xlabel("training error ε")
     ax.set_ylabel("α")
-    figure_legend(fig, axes, ncols=4)
+    figure_legend(fig, axes, ncols=3)
     label_panels(axes)
     return fig, rows
 
