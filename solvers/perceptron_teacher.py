@@ -52,8 +52,8 @@ from scipy import optimize, special
 from gentheory.solvers._errors import SolverConvergenceError
 from gentheory.solvers._fixed_point import damped_fixed_point
 from gentheory.solvers.perceptron import (MAX_LOAD, _channel, _log2cosh, log_h, teacher_student_finite,
-                                          teacher_student_rs)
-from gentheory.theory._validation import check_range, checked_arguments
+                                          teacher_student_rs, teacher_student_transitions)
+from gentheory.theory._validation import check_int, check_range, checked_arguments
 
 __all__ = ["TeacherReference", "teacher_reference", "TeacherFranzParisi", "teacher_franz_parisi",
            "teacher_franz_parisi_maximum"]
@@ -77,7 +77,10 @@ def teacher_reference(alpha: float, kappa: float) -> TeacherReference:
     """RS state of the configurations with all teacher-labelled stabilities above ``kappa`` (β = ∞), by
     continuation in κ from the Nishimori point in steps of at most 0.05 (as
     :func:`~gentheory.solvers.perceptron.teacher_max_margin`); raises where the entropy is negative."""
-    check_range("alpha", alpha, low=0, low_open=True, high=MAX_LOAD)
+    first = teacher_student_transitions().first_order
+    check_range("alpha", alpha, low=0, low_open=True, high=first, high_open=True,
+                why="beyond the first-order transition alpha_GD the RS version space away from the teacher has negative "
+                    "entropy: no zero-temperature reference exists")
     check_range("kappa", kappa, low=0, high=5)
     return _teacher_reference(float(alpha), float(kappa))
 
@@ -93,6 +96,9 @@ def _teacher_reference(alpha: float, kappa: float) -> TeacherReference:
         start = (st.q, st.r)
     if st is None:
         st = teacher_student_finite(alpha, math.inf, start=start, tol=1e-12)
+    if not (st.r * st.r < st.q < 1):
+        raise SolverConvergenceError(f"teacher_reference(alpha = {alpha}, kappa = {kappa}): degenerate state q = {st.q}, "
+                                     f"R = {st.r} (needs R^2 < q < 1)")
     if st.free_entropy < 0:
         raise SolverConvergenceError(f"teacher_reference(alpha = {alpha}, kappa = {kappa}): RS entropy "
                                      f"{st.free_entropy:.3g} < 0, no extensive set of margin-kappa solutions")
@@ -237,6 +243,15 @@ class _TeacherFPModel:
         return float(np.sum(self.w_s * (pp * _log2cosh(hp) + pm * _log2cosh(hm))))
 
 
+def _check_solver(beta: float, damping: float, tol: float, max_iter: int) -> None:
+    """β ≥ 10⁻⁶ (below it e^{−β} rounds to 1 and the channel's ln(1 − e^{−β}) is −∞); a tolerance above the
+    quadrature's own accuracy (≈ 10⁻¹³ in the order parameters); at most 10⁴ iterations of ≈ 0.1 s each."""
+    check_range("beta", beta, low=1e-6, infinite=True)
+    check_range("damping", damping, low=0, high=1, high_open=True)
+    check_range("tol", tol, low=1e-13, high=0.1)
+    check_int("max_iter", max_iter, low=1, high=10_000)
+
+
 def _solve(model: _TeacherFPModel, p_fixed: float | None, start: tuple[float, ...], *, damping: float, tol: float,
            max_iter: int, what: str) -> TeacherFranzParisi:
     """Damped iteration of (q₁, p₀, R) at fixed p (p̂ by brentq on the p-equation), or with ``p_fixed`` None of
@@ -298,7 +313,7 @@ def teacher_franz_parisi(alpha: float, distance: float, *, kappa_ref: float, bet
     check_range("alpha", alpha, low=0, low_open=True, high=MAX_LOAD)
     check_range("distance", distance, low=0, high=0.5, low_open=True, high_open=True)
     check_range("kappa_ref", kappa_ref, low=0, high=5)
-    check_range("beta", beta, low=0, low_open=True, infinite=True)
+    _check_solver(beta, damping, tol, max_iter)
     ref = teacher_reference(alpha, kappa_ref)
     p = 1 - 2 * distance
     if start is None:
@@ -316,7 +331,7 @@ def teacher_franz_parisi_maximum(alpha: float, *, kappa_ref: float, beta: float 
     far a typical Gibbs configuration lies from the margin-κ̃ reference. Starts from that free state."""
     check_range("alpha", alpha, low=0, low_open=True, high=MAX_LOAD)
     check_range("kappa_ref", kappa_ref, low=0, high=5)
-    check_range("beta", beta, low=0, low_open=True, infinite=True)
+    _check_solver(beta, damping, tol, max_iter)
     ref = teacher_reference(alpha, kappa_ref)
     free = teacher_student_finite(alpha, beta)
     start = (free.q, free.r * ref.r + 0.5 * (ref.q - ref.r**2) * 0.1, free.r, free.r * ref.r + 0.1)
