@@ -37,7 +37,7 @@ from gentheory.theory._validation import ParameterError
 
 STUDIES = ("augmentation", "double_descent", "grokking", "perceptron", "strata", "transitive")
 MODULES = ([f"gentheory.{layer}.{study}" for layer in ("theory", "solvers") for study in STUDIES]
-           + ["gentheory.solvers.gluing", "gentheory.solvers.mixup", "gentheory.solvers.perceptron_teacher"])
+           + ["gentheory.solvers.gluing", "gentheory.solvers.mixup"])
 #: wall-clock limit of one call: a hostile size must be refused, not computed
 SECONDS = 20
 
@@ -117,12 +117,6 @@ VALID: dict[str, Callable[[], dict]] = {
     'solvers.perceptron.teacher_student_finite': lambda: {'alpha': 1.2, 'beta': 2.0},
     'solvers.perceptron.teacher_student_rs': lambda: {'alpha': 1.1},
     'solvers.perceptron.teacher_student_transitions': lambda: {},
-    'solvers.perceptron_teacher.teacher_reference': lambda: {'alpha': 0.5, 'kappa': 0.4},
-    # loose tolerances: a hostile value that is in fact valid (β = ∞, a 0-d array) costs a whole solve
-    'solvers.perceptron_teacher.teacher_franz_parisi': lambda: {'alpha': 0.5, 'distance': 0.38, 'kappa_ref': 0.0,
-                                                                'beta': 2.0, 'tol': 1e-4},
-    'solvers.perceptron_teacher.teacher_franz_parisi_maximum': lambda: {'alpha': 0.5, 'kappa_ref': 0.0, 'beta': 2.0,
-                                                                        'tol': 1e-4},
     'solvers.transitive.cross_section_threshold': lambda: {'n': 9, 'exception': (4, 6)},
     'solvers.transitive.family_coefficients': lambda: {'kappa': (1.0, 0.5, 0.16666666666666666)},
     'solvers.transitive.leaky_relu_kernel': lambda: {'rho': 0.0, 'slope': 0.0, 'kind': 'nngp'},
