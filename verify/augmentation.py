@@ -17,7 +17,8 @@ Simulations (Morisset, Durmus & Hardy 2026, arXiv:2605.10290; spec augmentation.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -355,23 +356,22 @@ def _expected_loss_readout(fam, x: NDArray, y: NDArray, lam: float) -> NDArray:
 
 @dataclass(frozen=True, kw_only=True)
 class SizeConfig:
-    """Sizes d₀·(1, 2, 4) (``factors``) for the 1/d extrapolation; ``seeds`` at the largest size and
-    seeds·(largest/factor) at the smaller ones. A seed's spread falls like d^(−1/2), so this gives every
-    size the same standard error (intercept SE ≈ 1.2× it, against 1.6× with equal seeds) for ≈ 30 % more
-    work, since small sizes are cheap."""
+    """Sizes d₀·``factors`` for the 1/d extrapolation; ``seeds`` at the largest size and seeds·(largest/factor)
+    at the smaller ones. A seed's spread falls like d^(−1/2), so this gives every size the same standard error
+    for little extra work, since small sizes are cheap. Claims use four sizes, so that the linear fit's χ² (2
+    degrees of freedom) is a test that enters the verdict (:func:`extrapolate_sample_means`)."""
 
     base_d: int = 50
-    factors: tuple[int, ...] = (1, 2, 4)
+    factors: tuple[int, ...] = (1, 2, 4, 8)
     seeds: int = 24
 
     def __post_init__(self) -> None:
         check_int("base_d", self.base_d, low=4)
         check_int("seeds", self.seeds, low=2)
-        if any(max(self.factors) % f for f in self.factors):
-            raise ParameterError(f"factors = {self.factors}: each must divide the largest (seed counts are integers)")
-        if len(self.factors) < 3:
-            raise ParameterError(f"factors = {self.factors} has fewer than 3 sizes: an intercept fit with a "
-                                 "1/d term needs at least one degree of freedom left to check it")
+        if len(self.factors) < 4 or any(not isinstance(f, int) or f < 1 or max(self.factors) % f for f in self.factors):
+            raise ParameterError(f"factors = {self.factors}: need ≥ 4 sizes (the 1/d fit keeps ≥ 2 degrees of freedom "
+                                 "for its χ² test), each a positive integer dividing the largest (seed counts are "
+                                 "integers)")
 
 
 def size_extrapolated_error(params: AugParams, cfg: SizeConfig, rng: np.random.Generator,
@@ -525,7 +525,10 @@ class RandomFeatureCurve(_EquivalentClaim):
                  "every p/n.")
     rivals = (Rival("tikhonov", "Augmentation is plain ridge with λ + s² (noise-as-Tikhonov, exact only for linear features at k = ∞).", nearest=True),)
     reference = f"{REFERENCE} §2.3, §2.5"
-    scales = {"quick": SizeConfig(base_d=100, seeds=40), "paper": SizeConfig(base_d=150, seeds=96)}
+    # four sizes (the fit's χ² has 2 degrees of freedom); quick from d = 25: a pilot (base seeds 0–3) gave z within
+    # ±2.3 and χ² 0.1–6.6 at 4.6 CPU-s, against 15 CPU-s for d = 100…400 at a larger δ_min/relevance
+    scales = {"quick": SizeConfig(base_d=25, seeds=56),
+              "paper": SizeConfig(base_d=75, seeds=96)}
 
     def sweep(self, scale: str) -> list[AugParams]:
         return [AugParams(activation=act, p_over_d=r, n_over_d=1.0, lam=1e-2, k=4, strength=0.5)
@@ -542,7 +545,8 @@ class LinearSampleCurve(_EquivalentClaim):
                  "equivalent (1/q a cubic in q, spec §2.4), including the bump where nk crosses d.")
     rivals = (Rival("tikhonov", "Augmentation is plain ridge with λ + s² at every k (true only at k = ∞).", nearest=True),)
     reference = f"{REFERENCE} §2.3–2.4 (P4, P5)"
-    scales = {"quick": SizeConfig(base_d=100, seeds=128), "paper": SizeConfig(base_d=200, seeds=256)}
+    scales = {"quick": SizeConfig(base_d=25, seeds=176),
+              "paper": SizeConfig(base_d=100, seeds=256)}
 
     def sweep(self, scale: str) -> list[AugParams]:
         return [AugParams(activation="linear", n_over_d=r, lam=1e-2, k=2, strength=0.3) for r in (0.25, 0.5, 1.0, 2.0)]
@@ -562,8 +566,15 @@ class FiniteCopies(Claim):
     reference = f"{REFERENCE} §2.1 (Helmert: random penalty of mean (1 − 1/k)C̄), §3 P2, P4"
     Params = AugParams
     Config = SizeConfig
-    # quick: 240 seeds gave delta_min / relevance = 0.867 at base seed 0; se ∝ 1/sqrt(seeds), so 348 gives ≈ 0.72
-    scales = {"quick": SizeConfig(base_d=100, seeds=348), "paper": SizeConfig(base_d=200, seeds=400)}
+    # four sizes from d ≈ 100 (factors 3, 4, 6, 12 of d₀): below it the k = 1 excess bends in 1/d (pilot, 500–8000
+    # draws per size: 0.795, 0.719, 0.632, 0.636, 0.605 at d = 25…400 against 0.602), so a fit from d = 25 or 50 sat
+    # 1.5 standard errors low on average over four base seeds
+    scales = {"quick": SizeConfig(base_d=32, factors=(3, 4, 6, 12), seeds=360),
+              "paper": SizeConfig(base_d=64, factors=(3, 4, 6, 12), seeds=400)}
+    #: seeds at each k relative to the config's: (per-seed spread / relevance)² from a pilot (base seed 0, 200 seeds:
+    #: δ_min/relevance 0.96, 0.78, 0.99, 0.59, 0.36 at k = 1…16), so that every k reaches δ_min/relevance ≈ 0.75 —
+    #: the k = 16 excess (relevance at its 0.02 floor, spread ∝ 1/k) needs a sixth of the k = 4 one's draws
+    seed_fraction: ClassVar[dict[float, float]] = {1: 0.92, 2: 0.61, 4: 1.0, 8: 0.36, 16: 0.17}
     # E ≈ 0.8 here: a difference of 0.02 in MSE (2.5 %) is the smallest worth resolving
     relevance = 0.1
     relevance_abs = 0.02
@@ -578,6 +589,7 @@ class FiniteCopies(Claim):
         return Estimate(0.0)
 
     def simulate(self, p: AugParams, cfg: SizeConfig, rng: np.random.Generator) -> Observation:
+        cfg = replace(cfg, seeds=max(2, round(cfg.seeds * self.seed_fraction[p.k])))
         obs = _observe(p, cfg, rng, paired=AugParams(**{**p.__dict__, "k": math.inf}))
         info = dict(obs.info)
         info["k_times_excess"] = float(p.k * obs.measured.value)
@@ -592,7 +604,8 @@ class PeakShift(_EquivalentClaim):
                  "copies sits at p = nk = 2n, not at p = n: the test MSE at p/n = 1, 2, 3 follows the k = 2 equivalent.")
     rivals = (Rival("single_copy_peak", "The peak stays at p = n (a single noisy copy, k = 1, at the same s²).", nearest=True),)
     reference = f"{REFERENCE} §3 P3"
-    scales = {"quick": SizeConfig(base_d=60, seeds=128), "paper": SizeConfig(base_d=100, seeds=192)}
+    scales = {"quick": SizeConfig(base_d=20, seeds=128),
+              "paper": SizeConfig(base_d=50, seeds=192)}
 
     def sweep(self, scale: str) -> list[AugParams]:
         return [AugParams(activation="erf", n_over_d=1.0, p_over_d=r, lam=3e-3, k=2, strength=0.5) for r in (1.0, 2.0, 3.0)]
@@ -613,7 +626,7 @@ class TunedParams(AugParams):
 
 
 #: pilot readouts per grid value for validation tuning (their own seeds, independent of the measurement's)
-VALIDATION_SEEDS = 12
+VALIDATION_SEEDS = 16
 #: the fixed grids tuned over (log-spaced; the minimum is refined by a parabola in log through its neighbours)
 S2_GRID = tuple(np.geomspace(0.05, 5.0, 9).tolist())
 LAM_GRID = tuple(np.geomspace(1e-3, 3.0, 9).tolist())
@@ -663,8 +676,10 @@ class VersusRidge(Claim):
     reference = f"{REFERENCE} §3 P6 (C̄ ∝ Δ₁W + Δ*I scales with the feature covariance)"
     Params = TunedParams
     Config = SizeConfig
-    # quick: 108 seeds gave delta_min / relevance = 0.907 at base seed 0; se ∝ 1/sqrt(seeds), so 172 gives ≈ 0.72
-    scales = {"quick": SizeConfig(base_d=40, seeds=172), "paper": SizeConfig(base_d=80, seeds=160)}
+    # quick from d = 16 (16…128): 172 seeds gave δ_min/relevance 0.58 at 39 CPU-s (pilot, base seed 0), against 0.76
+    # at 57 CPU-s for d = 40…160 — the fourth, small size lowers the intercept's error more than it costs
+    scales = {"quick": SizeConfig(base_d=16, seeds=120),
+              "paper": SizeConfig(base_d=40, seeds=160)}
     relevance = 0.1
     relevance_abs = 0.02
 
@@ -682,7 +697,9 @@ class VersusRidge(Claim):
 
     def simulate(self, p: TunedParams, cfg: SizeConfig, rng: np.random.Generator) -> Observation:
         tune_rng, measure_rng = rng.spawn(2)
-        s2, lam, pilot = validation_tuned(p, cfg.base_d * max(cfg.factors), tune_rng)
+        # tuned at the second-largest size: a sixth of the largest's cost per pilot readout, and the theory is
+        # evaluated at whatever values the pilots chose, so their finite-size offset cannot bias the comparison
+        s2, lam, pilot = validation_tuned(p, cfg.base_d * sorted(cfg.factors)[-2], tune_rng)
         aug = AugParams(**{**p.__dict__, "strength": s2})
         ridge = AugParams(**{**p.__dict__, "strength": 0.0, "k": 1, "lam": lam})
         obs = _observe(aug, cfg, measure_rng, paired=ridge)
@@ -709,8 +726,8 @@ class MaskingAsNoise(_EquivalentClaim):
                                                  "s² = 1 − κ (the small-drop expansion of (1 − κ)/κ).", nearest=True),
               Rival("plain_ridge", "Masking Gaussian inputs does not regularise: plain ridge at the same λ."))
     reference = f"{REFERENCE} §3 P9 (C(x) = ((1−κ)/κ)diag(x²) concentrates on ((1−κ)/κ)I); Wager et al. 2013"
-    scales = {"quick": SizeConfig(base_d=32, factors=(1, 2, 4, 8), seeds=64),
-              "paper": SizeConfig(base_d=50, factors=(1, 2, 4, 8), seeds=160)}
+    scales = {"quick": SizeConfig(base_d=16, seeds=112),
+              "paper": SizeConfig(base_d=50, seeds=160)}
 
     def sweep(self, scale: str) -> list[AugParams]:
         # at κ = 0.8 the test MSE is nearly flat in s² (0.2 vs 0.25 moves it by < 1 %); at κ = ½ (linear, n/d = 2)
@@ -736,7 +753,8 @@ class AnisotropicShift(_EquivalentClaim):
                  "equals the equivalent built from Ω_m = c²Σ, C̄ = S, θ_m = cΣβ.")
     rivals = (Rival("shift_ignored", "The mean shift does not matter (the same equivalent with c = 1).", nearest=True),)
     reference = f"{REFERENCE} §2.2, §3 P10"
-    scales = {"quick": SizeConfig(base_d=100, seeds=64), "paper": SizeConfig(base_d=200, seeds=128)}
+    scales = {"quick": SizeConfig(base_d=25, seeds=96),
+              "paper": SizeConfig(base_d=100, seeds=128)}
 
     def sweep(self, scale: str) -> list[AugParams]:
         return [AugParams(activation="linear", family="aniso", spectrum="decay", n_over_d=2.0, lam=1e-2, k=k,
@@ -754,7 +772,8 @@ class GlobalScalingFailure(_EquivalentClaim):
                  "because C(x) = v·xxᵀ has rank one and (1/n)ΣC(x_i) = vΣ̂ does not concentrate on vΣ.")
     rivals = (Rival("mean_covariance_only", "The C̄-only deterministic equivalent (penalty vΣ), which is right for incoherent augmentations.", nearest=True),)
     reference = f"{REFERENCE} §2.7"
-    scales = {"quick": SizeConfig(base_d=100, seeds=40), "paper": SizeConfig(base_d=200, seeds=96)}
+    scales = {"quick": SizeConfig(base_d=25, seeds=40),
+              "paper": SizeConfig(base_d=100, seeds=96)}
 
     def sweep(self, scale: str) -> list[AugParams]:
         return [AugParams(activation="linear", family="scale", spectrum="decay", n_over_d=r, lam=1e-2, k=math.inf,
@@ -776,9 +795,8 @@ class MaskingAnisotropic(_EquivalentClaim):
                                        "(the Σ = I result carried over to anisotropic inputs).", nearest=True),
               Rival("no_augmentation", "Masking does not change the error: plain ridge at the same λ."))
     reference = f"{REFERENCE} §2.2 (masking: C̄ = ((1−κ)/κ)diag Σ), §3 P9"
-    # 4 sizes: the fit keeps 2 degrees of freedom for its χ² test (extrapolate_sample_means)
-    scales = {"quick": SizeConfig(base_d=40, factors=(1, 2, 4, 8), seeds=64),
-              "paper": SizeConfig(base_d=50, factors=(1, 2, 4, 8), seeds=160)}
+    scales = {"quick": SizeConfig(base_d=40, seeds=64),
+              "paper": SizeConfig(base_d=50, seeds=160)}
     relevance = 0.035
 
     def sweep(self, scale: str) -> list[AugParams]:
@@ -810,8 +828,8 @@ class MisspecifiedTeacher(_EquivalentClaim):
               Rival("learned_as_signal", "The nonlinear part is learned like signal (‖β‖² → ‖β‖² + σ_nl²)."))
     reference = f"{REFERENCE} §1 (misspecified target), §3 P7"
     # 40 seeds left 3 of 100 calibration runs UNDERPOWERED (δ_min/relevance up to 1.04); 48 gives ≈ 0.95
-    scales = {"quick": SizeConfig(base_d=30, factors=(1, 2, 4, 8), seeds=48),
-              "paper": SizeConfig(base_d=50, factors=(1, 2, 4, 8), seeds=96)}
+    scales = {"quick": SizeConfig(base_d=30, seeds=48),
+              "paper": SizeConfig(base_d=50, seeds=96)}
     relevance = 0.05
 
     def sweep(self, scale: str) -> list[AugParams]:
@@ -839,8 +857,8 @@ class InputUniversality(_EquivalentClaim):
     rivals = (Rival("gaussian_equivalent", "Gaussian universality: the equivalent depends on the inputs only through "
                                            "their covariance (the two-group equivalent with Σ = I).", nearest=True),)
     reference = f"{REFERENCE} (\"tight for Gaussian data\"); El Karoui 2009 (elliptical data break Marchenko–Pastur)"
-    scales = {"quick": SizeConfig(base_d=25, factors=(1, 2, 4, 8), seeds=48),
-              "paper": SizeConfig(base_d=50, factors=(1, 2, 4, 8), seeds=96)}
+    scales = {"quick": SizeConfig(base_d=25, seeds=48),
+              "paper": SizeConfig(base_d=50, seeds=96)}
     relevance = 0.05
 
     def sweep(self, scale: str) -> list[AugParams]:
@@ -895,8 +913,8 @@ class OptimalNoise(Claim):
     reference = f"{REFERENCE} §3 P1, P5 (optimal design: P8)"
     Params = DesignParams
     Config = SizeConfig
-    scales = {"quick": SizeConfig(base_d=25, factors=(1, 2, 4, 8), seeds=96),
-              "paper": SizeConfig(base_d=50, factors=(1, 2, 4, 8), seeds=256)}
+    scales = {"quick": SizeConfig(base_d=25, seeds=96),
+              "paper": SizeConfig(base_d=50, seeds=256)}
     # the theory–rival distances are 0.014–0.017 in MSE units (E ≈ 0.47) at k = 2 and 0.135 at k = 1
     relevance = 0.25
     relevance_abs = 0.005

@@ -27,10 +27,10 @@ from numpy.typing import NDArray
 from gentheory.solvers import augmentation as sa
 from gentheory.theory._validation import ParameterError, check_int, check_range
 from gentheory.verify._stats import extrapolate_sample_means
-from gentheory.verify.augmentation import fit_readout
+from gentheory.verify.augmentation import SizeConfig, fit_readout
 from gentheory.verify.core import Claim, Estimate, Observation, Rival, register
 
-__all__ = ["ShiftParams", "ShiftSizes", "shifted_copies", "circulant_apply", "simulate_shift_error", "shift_prediction", "mean_augmentation_prediction",
+__all__ = ["ShiftParams", "shifted_copies", "circulant_apply", "simulate_shift_error", "shift_prediction", "mean_augmentation_prediction",
            "equal_trace_ridge_prediction"]
 
 REFERENCE = "Morisset, Durmus & Hardy 2026, arXiv:2605.10290; spec augmentation.md §2.7"
@@ -94,23 +94,6 @@ class ShiftParams:
         imaginary part, zero for a symmetric window, enters |a_f|²)."""
         f = np.arange(m)
         return np.mean([np.exp(-2j * np.pi * s * f / m) for s in self.shifts], axis=0)
-
-
-@dataclass(frozen=True, kw_only=True)
-class ShiftSizes:
-    """Sizes d₀·factors for the 1/d extrapolation; ``seeds`` at the largest and seeds·(largest/factor) below
-    (equal standard errors per size, since a seed's spread falls like d^(−1/2))."""
-
-    base_d: int = 48
-    factors: tuple[int, ...] = (1, 2, 4, 8)
-    seeds: int = 16
-
-    def __post_init__(self) -> None:
-        check_int("base_d", self.base_d, low=8)
-        check_int("seeds", self.seeds, low=2)
-        if len(self.factors) < 4 or any(max(self.factors) % f for f in self.factors):
-            raise ParameterError(f"factors = {self.factors}: need ≥ 4 sizes (the 1/d fit keeps ≥ 2 degrees of "
-                                 "freedom for its χ²), each dividing the largest")
 
 
 def _stationary_rows(spectrum: NDArray, rows: int, rng: np.random.Generator) -> NDArray:
@@ -185,7 +168,7 @@ def equal_trace_ridge_prediction(p: ShiftParams, modes: int = THEORY_MODES) -> f
                                lam=p.lam + penalty).test_error
 
 
-def size_extrapolated_shift_error(p: ShiftParams, cfg: ShiftSizes, rng: np.random.Generator) -> Observation:
+def size_extrapolated_shift_error(p: ShiftParams, cfg: SizeConfig, rng: np.random.Generator) -> Observation:
     """Seed means at d₀·factors, fitted as E_d = E_∞ + c/d; the intercept's standard error is multiplied by
     the fit's Birge ratio when its χ² rejects the model (:func:`gentheory.verify._stats.extrapolate_sample_means`)."""
     ds = np.array([cfg.base_d * f for f in cfg.factors])
@@ -224,11 +207,11 @@ class GroupShift(Claim):
                                          "(noise-as-Tikhonov at the augmentation's mean variance).", nearest=True))
     reference = f"{REFERENCE}; block resolvent as in arXiv:2510.02119"
     Params = ShiftParams
-    Config = ShiftSizes
+    Config = SizeConfig
     # d = 48…192: with d = 24 the 1/d fit carried a 1/d² term (pooled over 100 calibration seeds the four-size fits
     # had χ² 12–40 and intercepts 0.6 se high on average; from d = 48 on they match the theory within 1.1 se)
-    scales = {"quick": ShiftSizes(base_d=16, factors=(3, 4, 6, 12), seeds=400),
-              "paper": ShiftSizes(base_d=48, seeds=256)}
+    scales = {"quick": SizeConfig(base_d=16, factors=(3, 4, 6, 12), seeds=400),
+              "paper": SizeConfig(base_d=48, seeds=256)}
     relevance = 0.04
 
     def sweep(self, scale: str) -> list[ShiftParams]:
@@ -247,7 +230,7 @@ class GroupShift(Claim):
         fun = mean_augmentation_prediction if name == "mean_augmentation" else equal_trace_ridge_prediction
         return _prediction_estimate(lambda m: fun(p, m))
 
-    def simulate(self, p: ShiftParams, cfg: ShiftSizes, rng: np.random.Generator) -> Observation:
+    def simulate(self, p: ShiftParams, cfg: SizeConfig, rng: np.random.Generator) -> Observation:
         obs = size_extrapolated_shift_error(p, cfg, rng)
         no_aug = shift_prediction(ShiftParams(**{**p.__dict__, "k": 1, "shifts": (0,)})).test_error
         return Observation(obs.measured, aux=obs.aux, info={**obs.info, "no_augmentation_theory": no_aug})

@@ -20,11 +20,12 @@ from numpy.typing import NDArray
 from scipy import linalg
 
 from gentheory.solvers import mixup as smx
-from gentheory.theory._validation import ParameterError, check_int, check_range
+from gentheory.theory._validation import check_int, check_range
 from gentheory.verify._stats import extrapolate_sample_means
+from gentheory.verify.augmentation import SizeConfig
 from gentheory.verify.core import Claim, Estimate, Observation, Rival, register
 
-__all__ = ["MixupParams", "MixupSizes", "mixup_readout", "paired_difference", "weight_law_equivalent"]
+__all__ = ["MixupParams", "mixup_readout", "paired_difference", "weight_law_equivalent"]
 
 REFERENCE = ("Morisset, Durmus & Hardy 2026, arXiv:2605.10290 (test error from population quantities and the "
              "augmentation's statistics); mixup: Zhang, Cisse, Dauphin & Lopez-Paz 2018")
@@ -59,21 +60,6 @@ class MixupParams:
     @property
     def mixup(self) -> smx.Mixup:
         return smx.Mixup(self.alpha)
-
-
-@dataclass(frozen=True, kw_only=True)
-class MixupSizes:
-    """Sizes d₀·factors for the 1/d extrapolation; ``seeds`` at the largest and seeds·(largest/factor) below."""
-
-    base_d: int = 50
-    factors: tuple[int, ...] = (1, 2, 4, 8)
-    seeds: int = 24
-
-    def __post_init__(self) -> None:
-        check_int("base_d", self.base_d, low=4)
-        check_int("seeds", self.seeds, low=2)
-        if len(self.factors) < 4 or any(max(self.factors) % f for f in self.factors):
-            raise ParameterError(f"factors = {self.factors}: four sizes or more, each dividing the largest")
 
 
 def mixup_readout(x: NDArray, y: NDArray, p: MixupParams, rng: np.random.Generator) -> NDArray:
@@ -139,8 +125,8 @@ class MixupEquivalent(Claim):
                     nearest=True))
     reference = f"{REFERENCE}; spec augmentation.md §2.2 ('anything else')"
     Params = MixupParams
-    Config = MixupSizes
-    scales = {"quick": MixupSizes(base_d=50, seeds=80), "paper": MixupSizes(base_d=60, seeds=96)}
+    Config = SizeConfig
+    scales = {"quick": SizeConfig(base_d=50, seeds=80), "paper": SizeConfig(base_d=60, seeds=96)}
     # a quarter of mixup's predicted effect over plain ridge: at every sweep point at most half the distance to the
     # nearer rival (0.69, 0.90, 0.50 of it at quick scale). Points where mixup's effect is small (k = 4, or k = 2 at
     # n/d = 3/2: 0.008-0.03) would need 5-10 times the seeds to resolve a quarter of it, so the sweep avoids them.
@@ -159,7 +145,7 @@ class MixupEquivalent(Claim):
             return Estimate(0.0)
         return Estimate(_ridge(p, p.lam / p.mixup.weight_mean) - _ridge(p, p.lam))
 
-    def simulate(self, p: MixupParams, cfg: MixupSizes, rng: np.random.Generator) -> Observation:
+    def simulate(self, p: MixupParams, cfg: SizeConfig, rng: np.random.Generator) -> Observation:
         theory_rng, sim_rng = rng.spawn(2)
         ds = np.array([cfg.base_d * f for f in cfg.factors])
         samples = []

@@ -72,8 +72,15 @@ def test_simulation_is_reproducible_from_its_generator():
 def test_size_extrapolation_records_every_size():
     p = va.AugParams(activation="linear", n_over_d=1.5, k=2)
     est, aux, info = va.size_extrapolated_error(p, va.SizeConfig(base_d=8, seeds=4), np.random.default_rng(8))
-    assert list(aux["d"]) == [8, 16, 32] and est.n == 4 * (4 + 2 + 1)
-    assert info["fit_dof"] == 1
+    assert list(aux["d"]) == [8, 16, 32, 64] and est.n == 4 * (8 + 4 + 2 + 1)
+    assert info["fit_dof"] == 2
+
+
+@pytest.mark.parametrize("factors", [(1, 2, 4), (1, 2, 3, 8), (0, 1, 2, 4), (1.0, 2, 4, 8)])
+def test_size_config_needs_four_sizes_dividing_the_largest(factors):
+    with pytest.raises(ParameterError, match="factors"):
+        va.SizeConfig(factors=factors)
+    assert va.SizeConfig(factors=(3, 4, 6, 12)).factors[-1] == 12
 
 
 def test_extrapolated_intercept_recovers_a_planted_line_within_its_error():

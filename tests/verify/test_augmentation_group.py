@@ -84,8 +84,3 @@ def test_orbit_copies_are_every_shift_once():
 def test_bad_parameters_name_themselves(kwargs, name):
     with pytest.raises(ParameterError, match=name):
         ag.ShiftParams(**kwargs)
-
-
-def test_sizes_need_four_nested_sizes():
-    with pytest.raises(ParameterError, match="factors"):
-        ag.ShiftSizes(factors=(1, 2, 4))

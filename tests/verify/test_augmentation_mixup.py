@@ -1,6 +1,5 @@
 """Mixup in the augmentation study (verify.augmentation_mixup): the trainer against the weighted normal equations,
 the paired difference's wiring, the theory's k → ∞ limit against the expected-loss rival, and bad input."""
-import math
 
 import numpy as np
 import pytest
@@ -54,11 +53,3 @@ def test_weight_law_equivalent_approaches_the_expected_loss_form_as_k_grows():
 def test_mixup_params_name_the_bad_parameter(kw, name):
     with pytest.raises(ParameterError, match=name):
         amx.MixupParams(**(dict(n_over_d=1.0, k=1) | kw))
-
-
-def test_sizes_need_four_nested_sizes():
-    with pytest.raises(ParameterError, match="four sizes"):
-        amx.MixupSizes(factors=(1, 2, 4))
-    with pytest.raises(ParameterError, match="dividing"):
-        amx.MixupSizes(factors=(1, 2, 3, 8))
-    assert math.isclose(amx.MixupSizes().factors[-1], 8)
