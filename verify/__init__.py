@@ -50,6 +50,9 @@ transitive_sequence
 perceptron_threshold
     The perceptron study's algorithmic threshold: reinforced-AMP success curves over a load grid at several sizes,
     Firth-logistic crossings extrapolated in 1/N, and the claim that they end at the overlap-gap threshold.
+perceptron_local_entropy
+    The perceptron study's teacher-centred local entropy: the finite-energy shells around margin-κ̃ solutions by
+    exhaustive enumeration, extrapolated in 1/N, against the teacher-centred Franz–Parisi potential, and its claim.
 core
     The claim model: Estimate, Observation, Rival, Claim, PointResult, Verdict, the registry's ``register``.
 claims
