@@ -5,8 +5,8 @@ import math
 import numpy as np
 from gentheory.solvers import perceptron as sp_
 from gentheory.verify._stats import binomial_interval, extrapolate_intercept, weighted_least_squares
-from gentheory.verify.figures._base import (figure, figure_legend, label_panels, param_text, simulation_errorbar,
-                                            simulation_interval, tidy_log_axis)
+from gentheory.verify.figures._base import (figure, figure_legend, label_panels, legend_entry, param_text,
+                                            simulation_errorbar, simulation_interval, tidy_log_axis)
 
 SIM = "simulation (±z*·se)"
 
@@ -531,5 +531,9 @@ def fig_teacher_local_entropy(verdicts):
     rows.append({"observable": "gibbs_equilibrium", "N": "inf", "theory": gibbs})
     ax.set_xlim(-0.007, None)
     ax.set_ylabel("teacher overlap R")
-    figure_legend(fig, [ax], ncols=2)
+    handles, names = ax.get_legend_handles_labels()
+    extra = {"Franz–Parisi R(d)": legend_entry(marker="D", mfc="none", ls="", ms=4),
+             "N → ∞ intercept": legend_entry(marker="o", mfc="white", ls="", ms=3),
+             "reference's own R̃": legend_entry(marker=">", ls="", ms=4)}
+    fig.legend(handles + list(extra.values()), names + list(extra), loc="outside lower center", ncols=2)
     return fig, rows
