@@ -8,11 +8,11 @@ Simulations (Morisset, Durmus & Hardy 2026, arXiv:2605.10290; spec augmentation.
   exact expected-loss readout where the family has closed-form m(x), C(x);
 * measure the *exact* clean test MSE :math:`E y^2 - 2\hat a^\top\theta + \hat a^\top\Omega\hat a` from
   the closed-form Ω, θ (no test-set noise);
-* compare seed means with the **asymptotic** equivalent after extrapolating over sizes: at sizes
-  d, 2d, 4d (fixed ratios) the means are fitted by weighted least squares as
-  :math:`E_d = E_\infty + c/d` (the O(1/d) bias of a resolvent mean) and the intercept, with its
-  propagated standard error, is what the claim compares. Nothing is tuned: the sizes and seeds set
-  the error bar.
+* compare seed means with the **asymptotic** equivalent after extrapolating over sizes: at four sizes
+  d₀·factors (fixed ratios) the means are fitted by weighted least squares as
+  :math:`E_d = E_\infty + c/d` (the O(1/d) bias of a resolvent mean), the fit's χ² (2 degrees of freedom)
+  entering the error bar when it rejects the model, and the intercept, with its propagated standard
+  error, is what the claim compares. Nothing is tuned: the sizes and seeds set the error bar.
 """
 from __future__ import annotations
 
@@ -234,7 +234,7 @@ def haar_orthogonal(d: int, rng: np.random.Generator) -> NDArray:
 def decay_profile(d: int) -> NDArray:
     r"""A fixed spectral shape sampled at midpoints, :math:`\sigma_j \propto 1/(u_j + 0.1)`,
     :math:`u_j = (j-\frac12)/d`, normalised to mean 1: a decaying spectrum (condition number 11) whose
-    empirical law converges as d grows, so sizes d, 2d, 4d extrapolate to one limit. Used for Σ and,
+    empirical law converges as d grows, so sizes d₀·factors extrapolate to one limit. Used for Σ and,
     reversed (noise on the low-variance directions), for the anisotropic noise profile."""
     u = (np.arange(d) + 0.5) / d
     prof = 1 / (u + 0.1)
