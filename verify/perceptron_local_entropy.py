@@ -28,7 +28,7 @@ from gentheory.solvers.perceptron_teacher import teacher_franz_parisi, teacher_r
 from gentheory.theory._validation import ParameterError, check_int, check_range
 from gentheory.verify.core import Claim, Estimate, Observation, Rival, register
 from gentheory.verify.perceptron import (REFERENCE, TEACHER_CONTROL_MEANS, EnumConfig, _half_stabilities,
-                                         _teacher_patterns, size_series, teacher_controls)
+                                         _plus_ones, _teacher_patterns, size_series, teacher_controls)
 
 __all__ = ["hamming_shell", "local_entropy_shell", "LocalEntropyParams", "LocalEntropyConfig", "TeacherLocalEntropy"]
 
@@ -42,15 +42,6 @@ def hamming_shell(n: int, h: int) -> NDArray:
     masks = np.array([sum(1 << i for i in c) for c in itertools.combinations(range(n), h)], np.int64)
     masks.flags.writeable = False
     return masks
-
-
-@lru_cache(maxsize=4)
-def _plus_counts(n: int) -> NDArray:
-    """Number of +1 entries of configuration k (its set bits, as :func:`~gentheory.verify.perceptron.sign_configurations`)
-    for every k < 2^n, uint8."""
-    table = np.bitwise_count(np.arange(2**n, dtype=np.uint32))
-    table.flags.writeable = False
-    return table
 
 
 def local_entropy_shell(patterns: NDArray, labels: NDArray, *, steps: int, kappas: tuple[float, ...], beta: float,
@@ -84,7 +75,7 @@ def local_entropy_shell(patterns: NDArray, labels: NDArray, *, steps: int, kappa
     hi, lo = solutions >> low, solutions & ((1 << low) - 1)
     margin = np.min(a_hi[:, hi] + a_lo[:, lo], axis=0) if m else np.full(len(solutions), np.inf)
     shell = hamming_shell(n, steps)
-    plus = _plus_counts(n)
+    plus = (_plus_ones(n - low)[:, None] + _plus_ones(low)[None, :]).ravel()  # #(+1) of configuration k
     out = np.full(2 * len(kappas), np.nan)
     for i, kappa in enumerate(kappas):
         refs = solutions[margin >= kappa]
