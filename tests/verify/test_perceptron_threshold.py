@@ -101,3 +101,26 @@ def test_theory_is_the_one_sided_bound_and_the_relevance_half_the_distance_to_th
     assert gap.value == upper and gap.value - gap.error_bound == pytest.approx(0.7473, abs=1e-12)
     assert claim.relevance_floor("quick") <= (sp_.storage_capacity() - upper) / 2 < 1.05 * claim.relevance_floor("quick")
     assert claim.relevance_floor("paper") <= (pt.FL_RDT_ALGORITHMIC - upper) / 2 < 1.05 * claim.relevance_floor("paper")
+
+
+def test_tolerance_allowances_bracket_eps_m() -> None:
+    m_pat = np.array([330.0, 385.0, 690.0, 770.0])
+    rules = dict(pt._allowances((2.6e-3,), m_pat))
+    assert rules["0"].tolist() == [0, 0, 0, 0]
+    # ε·M = 0.858, 1.001, 1.794, 2.002: ⌊·⌋ ≤ εM ≤ ⌈·⌉, and ε·M integral to rounding gives the same count both ways
+    assert rules["0.0026"].tolist() == [0, 1, 1, 2]
+    assert rules["0.0026:ceil"].tolist() == [1, 2, 2, 3]
+    exact = dict(pt._allowances((0.01,), np.array([300.0])))
+    assert exact["0.01"].tolist() == exact["0.01:ceil"].tolist() == [3]
+
+
+def test_tolerance_thresholds_extrapolate_only_sizes_that_allow_an_error_everywhere() -> None:
+    claim = pt.AlgorithmicThreshold()
+    cfg = pt.ThresholdConfig(sizes=(60, 120, 240), loads=((0.5, 0.7, 0.9),) * 3, instances=(3, 3, 3))
+    # ε = 0.02: ⌊εM⌋ = 0 at M = 30, 42 (N = 60), ≥ 1 from N = 120 on (M ≥ 60)
+    obs = claim.simulate(pt.ThresholdParams(tolerances=(0.02,)), cfg, np.random.default_rng(5))
+    fits = obs.info["extrapolated"]
+    assert fits["0"]["sizes"] == [60, 120, 240]
+    assert fits["0.02"]["sizes"] == fits["0.02:ceil"]["sizes"] == [120, 240]
+    first = obs.info["per_size"][0]
+    assert min(first["eps=0.02"]["allowed"]) == 0 and min(first["eps=0.02:ceil"]["allowed"]) == 1
