@@ -33,6 +33,13 @@ and :math:`h(\tilde W) = \hat R + (\hat p_0/\sqrt{\hat{\tilde q}})z + \sqrt{\hat
     G_S = \int Dz\sum_{\tilde W=\pm1}\frac{e^{\tilde W\tilde h}}{2\cosh\tilde h}\int Dy\,\ln2\cosh h(\tilde W),
     \qquad V(p) = -\hat pp + \hat p_0p_0 + \tfrac12\hat q_1(q_1-1) - \hat RR + G_S + \alpha G_E.
 
+A reference at finite temperature β̃ (the finite-energy configurations of the teacher's problem: each margin
+violation, stability below κ̃, costs e^{−β̃}) changes only the reference's thermal variable: x given (z₀, z) has the
+density :math:`\phi(x)[\tilde\epsilon + (1-\tilde\epsilon)\theta(x > c)]/\tilde Z`, :math:`\tilde\epsilon = e^{-\tilde\beta}`,
+:math:`\tilde Z = \tilde\epsilon + (1-\tilde\epsilon)H(c)` — mass H(c)/Z̃ above c and ε̃(1 − H(c))/Z̃ below, the
+latter the reference's probability of violating the pattern — and q̃, R̃, q̃̂, R̃̂ are those of the finite-β̃ teacher
+problem with margin κ̃ (:func:`~gentheory.solvers.perceptron.teacher_student_finite`). β̃ = ∞ is the hard margin.
+
 Stationarity: p, q₁, p₀ and R are the entropic averages of W̃ tanh h, tanh² h, tanh h̃ tanh h and tanh h;
 :math:`\hat q_1 = -2\alpha\partial_{q_1}G_E`, :math:`\hat p_0 = -\alpha\partial_{p_0}G_E`,
 :math:`\hat R = \alpha\partial_RG_E`; p̂ fixes p. With random labels (R̃ = R = 0, no z₀) this is the storage
@@ -61,7 +68,9 @@ __all__ = ["TeacherReference", "teacher_reference", "TeacherFranzParisi", "teach
 
 @dataclass(frozen=True)
 class TeacherReference:
-    """The margin-κ̃ reference of the teacher's problem (RS, β = ∞): overlaps q̃, R̃ and conjugates q̃̂, R̃̂."""
+    """The margin-κ̃ reference of the teacher's problem at inverse temperature β̃ (RS; β̃ = ∞: every stability above
+    κ̃): overlaps q̃, R̃, conjugates q̃̂, R̃̂, its entropy s̃ = φ̃ + β̃ẽ and energy ẽ (margin violations per weight,
+    0 at β̃ = ∞)."""
 
     alpha: float
     kappa: float
@@ -70,39 +79,63 @@ class TeacherReference:
     qhat: float
     rhat: float
     entropy: float
+    beta: float = math.inf
+    energy: float = 0.0
 
 
 @checked_arguments
-def teacher_reference(alpha: float, kappa: float) -> TeacherReference:
-    """RS state of the configurations with all teacher-labelled stabilities above ``kappa`` (β = ∞), by
-    continuation in κ from the Nishimori point in steps of at most 0.05 (as
-    :func:`~gentheory.solvers.perceptron.teacher_max_margin`); raises where the entropy is negative."""
-    first = teacher_student_transitions().first_order
-    check_range("alpha", alpha, low=0, low_open=True, high=first, high_open=True,
-                why="beyond the first-order transition alpha_GD the RS version space away from the teacher has negative "
-                    "entropy: no zero-temperature reference exists")
+def teacher_reference(alpha: float, kappa: float, beta: float = math.inf) -> TeacherReference:
+    """RS state of the configurations of the teacher's problem with stabilities above ``kappa``, each violation
+    costing e^{−β} (β = ∞: none allowed), by continuation in κ from κ = 0 in steps of at most 0.05 (as
+    :func:`~gentheory.solvers.perceptron.teacher_max_margin`); raises where the entropy s̃ = φ̃ + βẽ is negative
+    (no extensive set of such configurations) or where the finite-β measure has no state away from the teacher."""
+    check_range("beta", beta, low=1e-6, infinite=True)
+    if beta == math.inf:
+        first = teacher_student_transitions().first_order
+        check_range("alpha", alpha, low=0, low_open=True, high=first, high_open=True,
+                    why="beyond the first-order transition alpha_GD the RS version space away from the teacher has "
+                        "negative entropy: no zero-temperature reference exists")
+    else:
+        check_range("alpha", alpha, low=0, low_open=True, high=MAX_LOAD)
     check_range("kappa", kappa, low=0, high=5)
-    return _teacher_reference(float(alpha), float(kappa))
+    return _teacher_reference(float(alpha), float(kappa), float(beta))
 
 
 @lru_cache(maxsize=32)
-def _teacher_reference(alpha: float, kappa: float) -> TeacherReference:
-    nishimori = teacher_student_rs(alpha)
-    start = (nishimori.q, nishimori.q)
+def _teacher_reference(alpha: float, kappa: float, beta: float = math.inf) -> TeacherReference:
+    start = (0.05, 0.04)
+    if beta == math.inf:
+        nishimori = teacher_student_rs(alpha)
+        start = (nishimori.q, nishimori.q)
     steps = max(1, math.ceil(kappa / 0.05))
     st = None
-    for k in np.linspace(0.0, kappa, steps + 1)[1:]:
-        st = teacher_student_finite(alpha, math.inf, kappa=float(k), start=start, tol=1e-12)
+    for k in np.linspace(0.0, kappa, steps + 1)[1:] if kappa > 0 else [0.0]:
+        st = teacher_student_finite(alpha, beta, kappa=float(k), start=start, tol=1e-12)
+        if st.perfect:
+            raise SolverConvergenceError(f"teacher_reference(alpha = {alpha}, kappa = {kappa}, beta = {beta}): the "
+                                         "finite-beta measure has no state away from the teacher (q, R -> 1)")
         start = (st.q, st.r)
-    if st is None:
-        st = teacher_student_finite(alpha, math.inf, start=start, tol=1e-12)
+    assert st is not None
     if not (st.r * st.r < st.q < 1):
         raise SolverConvergenceError(f"teacher_reference(alpha = {alpha}, kappa = {kappa}): degenerate state q = {st.q}, "
                                      f"R = {st.r} (needs R^2 < q < 1)")
-    if st.free_entropy < 0:
-        raise SolverConvergenceError(f"teacher_reference(alpha = {alpha}, kappa = {kappa}): RS entropy "
-                                     f"{st.free_entropy:.3g} < 0, no extensive set of margin-kappa solutions")
-    return TeacherReference(alpha, kappa, st.q, st.r, st.qhat, st.rhat, st.free_entropy)
+    energy = alpha * _violation_probability(st.q, st.r, kappa, beta) if beta != math.inf else 0.0
+    entropy = st.free_entropy + (beta * energy if energy else 0.0)
+    if entropy < 0:
+        raise SolverConvergenceError(f"teacher_reference(alpha = {alpha}, kappa = {kappa}, beta = {beta}): RS entropy "
+                                     f"{entropy:.3g} < 0, no extensive set of margin-kappa configurations")
+    return TeacherReference(alpha, kappa, st.q, st.r, st.qhat, st.rhat, entropy, beta, energy)
+
+
+def _violation_probability(q: float, r: float, kappa: float, beta: float) -> float:
+    r"""Probability that a reference at (q̃, R̃, β̃, κ̃) has a pattern's stability below κ̃:
+    :math:`2\int_{z_0>0}Dz_0\int Dz\,\tilde\epsilon(1-H(c))/\tilde Z` (module docstring)."""
+    (z0, w0), (z, wz), _, _ = _rules()
+    c = (kappa - r * z0[:, None] - math.sqrt(q - r * r) * z[None, :]) / math.sqrt(1 - q)
+    eps = math.exp(-beta)
+    log_hc, log_low = log_h(c), log_h(-c)
+    low = np.exp(math.log(eps) + log_low - np.logaddexp(log_hc, math.log(eps) + log_low))
+    return float(2 * np.sum(w0[:, None] * wz[None, :] * low))
 
 
 @dataclass(frozen=True)
@@ -172,11 +205,20 @@ class _TeacherFPModel:
         c = (ref.kappa - ref.r * z0[:, None] - self.st * z[None, :]) / self.s1t
         hc = np.exp(log_h(c))
         self.x = -special.ndtri(u[None, None, :] * hc[:, :, None])  # (n0, nz, nx)
+        w_x = np.broadcast_to(wu[None, None, :], self.x.shape)
+        if ref.beta != math.inf:
+            # finite-β̃ reference: x also below c, with mass ε̃(1 − H(c)) against H(c) above (module docstring)
+            log_eps, log_hc, log_low = -ref.beta, log_h(c), log_h(-c)
+            log_norm = np.logaddexp(log_hc, log_eps + log_low)
+            below = special.ndtri(u[None, None, :] * np.exp(log_low)[:, :, None])
+            self.x = np.concatenate([self.x, below], axis=2)
+            w_x = np.concatenate([wu[None, None, :] * np.exp(log_hc - log_norm)[:, :, None],
+                                  wu[None, None, :] * np.exp(log_eps + log_low - log_norm)[:, :, None]], axis=2)
         self.z0 = z0[:, None, None, None]
         self.zz = z[None, :, None, None]
         self.xx = self.x[:, :, :, None]
         self.yy = y[None, None, None, :]
-        self.w_e = 2 * (w0[:, None, None, None] * wz[None, :, None, None] * wu[None, None, :, None]
+        self.w_e = 2 * (w0[:, None, None, None] * wz[None, :, None, None] * w_x[:, :, :, None]
                         * wy[None, None, None, :])
         # entropic side: reference field and the weight of W̃ = ±1, axes (z, y)
         self.h_ref = ref.rhat + math.sqrt(ref.qhat) * z
@@ -305,16 +347,18 @@ def _solve(model: _TeacherFPModel, p_fixed: float | None, start: tuple[float, ..
 
 @checked_arguments
 def teacher_franz_parisi(alpha: float, distance: float, *, kappa_ref: float, beta: float = math.inf,
-                         start: tuple[float, float, float] | None = None, damping: float = 0.6, tol: float = 1e-9,
-                         max_iter: int = 3000) -> TeacherFranzParisi:
-    r"""Teacher-centred Franz–Parisi potential at distance d from a margin-κ̃ reference of the teacher's problem
-    (module docstring): damped iteration of (q₁, p₀, R) to ``tol``, p̂ by brentq on the p-equation at each step.
-    ``start`` = (q₁, p₀, R); by default the constrained copy starts like the reference."""
+                         beta_ref: float = math.inf, start: tuple[float, float, float] | None = None,
+                         damping: float = 0.6, tol: float = 1e-9, max_iter: int = 3000) -> TeacherFranzParisi:
+    r"""Teacher-centred Franz–Parisi potential at distance d from a margin-κ̃ reference of the teacher's problem at
+    inverse temperature ``beta_ref`` (module docstring; ∞: a hard-margin reference): damped iteration of (q₁, p₀, R)
+    to ``tol``, p̂ by brentq on the p-equation at each step. ``start`` = (q₁, p₀, R); by default the constrained copy
+    starts like the reference."""
     check_range("alpha", alpha, low=0, low_open=True, high=MAX_LOAD)
     check_range("distance", distance, low=0, high=0.5, low_open=True, high_open=True)
     check_range("kappa_ref", kappa_ref, low=0, high=5)
     _check_solver(beta, damping, tol, max_iter)
-    ref = teacher_reference(alpha, kappa_ref)
+    check_range("beta_ref", beta_ref, low=1e-6, infinite=True)
+    ref = teacher_reference(alpha, kappa_ref, beta_ref)
     p = 1 - 2 * distance
     if start is None:
         start = (p * p + 0.2 * (1 - p * p), ref.q * p, ref.r * p)
@@ -323,8 +367,9 @@ def teacher_franz_parisi(alpha: float, distance: float, *, kappa_ref: float, bet
 
 
 @checked_arguments
-def teacher_franz_parisi_maximum(alpha: float, *, kappa_ref: float, beta: float = math.inf, damping: float = 0.6,
-                                 tol: float = 1e-9, max_iter: int = 3000) -> TeacherFranzParisi:
+def teacher_franz_parisi_maximum(alpha: float, *, kappa_ref: float, beta: float = math.inf,
+                                 beta_ref: float = math.inf, damping: float = 0.6, tol: float = 1e-9,
+                                 max_iter: int = 3000) -> TeacherFranzParisi:
     r"""The maximum of V over the distance: p free, p̂ = α∂_pG_E (the envelope condition dV/dp = 0). There the
     constrained configurations are the unconstrained finite-β Gibbs measure, so V equals the teacher–student free
     entropy of :func:`~gentheory.solvers.perceptron.teacher_student_finite` with its q and R (a test), and d is how
@@ -332,7 +377,8 @@ def teacher_franz_parisi_maximum(alpha: float, *, kappa_ref: float, beta: float 
     check_range("alpha", alpha, low=0, low_open=True, high=MAX_LOAD)
     check_range("kappa_ref", kappa_ref, low=0, high=5)
     _check_solver(beta, damping, tol, max_iter)
-    ref = teacher_reference(alpha, kappa_ref)
+    check_range("beta_ref", beta_ref, low=1e-6, infinite=True)
+    ref = teacher_reference(alpha, kappa_ref, beta_ref)
     free = teacher_student_finite(alpha, beta)
     start = (free.q, free.r * ref.r + 0.5 * (ref.q - ref.r**2) * 0.1, free.r, free.r * ref.r + 0.1)
     return _solve(_TeacherFPModel(alpha, beta, ref), None, start, damping=damping, tol=tol, max_iter=max_iter,

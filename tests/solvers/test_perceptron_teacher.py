@@ -62,10 +62,64 @@ def test_reference_is_the_teacher_max_margin_state_at_its_margin_and_refused_bey
         pt_.teacher_reference(0.5, top.kappa + 0.05)
 
 
+def test_finite_temperature_reference_energy_is_minus_the_beta_derivative_of_its_free_entropy() -> None:
+    """ẽ of a finite-β̃ reference (margin violations per weight, from the thermal x's mass below c) against
+    −∂φ̃/∂β̃ of the teacher–student free entropy by central differences (h = 10⁻⁴: truncation h²·|∂³φ̃| ≈ 10⁻⁹,
+    rounding 10⁻¹³/h)."""
+    h = 1e-4
+    for alpha, beta, kappa in ((0.5, 2.0, 0.0), (1.3, 3.0, 0.2)):
+        ref = pt_.teacher_reference(alpha, kappa, beta)
+        up = sp_.teacher_student_finite(alpha, beta + h, kappa=kappa, start=(ref.q, ref.r), tol=1e-13)
+        down = sp_.teacher_student_finite(alpha, beta - h, kappa=kappa, start=(ref.q, ref.r), tol=1e-13)
+        assert ref.energy == pytest.approx(-(up.free_entropy - down.free_entropy) / (2 * h), abs=1e-8)
+        same = sp_.teacher_student_finite(alpha, beta, kappa=kappa, start=(ref.q, ref.r), tol=1e-13)
+        assert ref.entropy == pytest.approx(same.free_entropy + beta * ref.energy, abs=1e-9)
+
+
+def test_reference_drawn_from_the_measure_itself_is_typical() -> None:
+    """With the reference at the constrained measure's own temperature and margin (β̃ = β, κ̃ = 0) the reference is
+    an equilibrium configuration: the maximum of V over the distance is the free teacher–student state (V = φ, its
+    R and q₁) and lies at the overlap of two equilibrium configurations, p = p₀ = q̃. That location carries the
+    x-rule's error, O(n_x⁻²) from the end u → 0 of its map (3.8·10⁻⁵ at n_x = 32, 8.9·10⁻⁶ at 64, 2.1·10⁻⁶ at 128;
+    the other order parameters converge to 10⁻¹²)."""
+    ref = pt_.teacher_reference(0.5, 0.0, 3.0)
+    top = pt_.teacher_franz_parisi_maximum(0.5, kappa_ref=0.0, beta=3.0, beta_ref=3.0, tol=1e-12)
+    free = sp_.teacher_student_finite(0.5, 3.0, tol=1e-13)
+    assert top.potential == pytest.approx(free.free_entropy, abs=1e-11)
+    assert top.overlap == pytest.approx(free.r, abs=1e-10) and top.q1 == pytest.approx(free.q, abs=1e-10)
+    assert abs((1 - 2 * top.distance) - ref.q) < 1e-4 and abs(top.p0 - ref.q) < 1e-4
+
+
+def test_hard_margin_reference_is_the_zero_temperature_limit() -> None:
+    """β̃ → ∞ joins the hard-margin reference continuously: at β̃ = 40 (ε̃ = e⁻⁴⁰) the reference's overlaps and the
+    potential's R(d) agree with β̃ = ∞ to the order of ε̃ — far below the solver tolerances."""
+    hard = pt_.teacher_reference(0.5, 0.3)
+    soft = pt_.teacher_reference(0.5, 0.3, 40.0)
+    assert soft.q == pytest.approx(hard.q, abs=1e-9) and soft.r == pytest.approx(hard.r, abs=1e-9)
+    assert soft.energy < 1e-12
+    r_hard = pt_.teacher_franz_parisi(0.5, 0.2, kappa_ref=0.3, beta=2.0).overlap
+    r_soft = pt_.teacher_franz_parisi(0.5, 0.2, kappa_ref=0.3, beta=2.0, beta_ref=40.0).overlap
+    assert r_soft == pytest.approx(r_hard, abs=1e-8)
+
+
+def test_finite_temperature_reference_exists_in_the_hard_window_and_is_refused_where_it_does_not() -> None:
+    """At α = 1.3 (inside 1.245 < α < 1.493, where no zero-temperature reference exists) the β̃ = 2 teacher problem
+    has a state away from the teacher (α_c(β = 2) = 1.571) with positive entropy; at β̃ = 5 a margin of 0.2 leaves
+    no extensive set (entropy < 0); β̃ = ∞ is refused beyond α_GD."""
+    from gentheory.theory._validation import ParameterError
+
+    ref = pt_.teacher_reference(1.3, 0.0, 2.0)
+    assert 0 < ref.r < 1 and ref.entropy > 0 and 0 < ref.energy < 1.3
+    with pytest.raises(SolverConvergenceError, match="entropy"):
+        pt_.teacher_reference(1.3, 0.2, 5.0)
+    with pytest.raises(ParameterError, match="alpha"):
+        pt_.teacher_reference(1.3, 0.0)
+
+
 @pytest.mark.parametrize("func", ["teacher_franz_parisi", "teacher_franz_parisi_maximum"])
 @pytest.mark.parametrize(("arg", "bad"), [("alpha", math.nan), ("alpha", 5.0), ("alpha", -1.0), ("alpha", "0.5"),
                                           ("kappa_ref", math.inf), ("kappa_ref", -0.1), ("beta", 1e-300),
-                                          ("beta", math.nan), ("tol", 1e-300), ("tol", 0.9), ("max_iter", 10**12),
+                                          ("beta", math.nan), ("beta_ref", 0.0), ("beta_ref", math.nan), ("tol", 1e-300), ("tol", 0.9), ("max_iter", 10**12),
                                           ("damping", 1.0)])
 def test_hostile_arguments_are_refused_at_once(func: str, arg: str, bad: object) -> None:
     """What cannot be computed (beyond α_GD no reference exists; β < 10⁻⁶ makes ln(1 − e^{−β}) = −∞) or not in
