@@ -10,8 +10,9 @@ every configuration's energy, every margin-κ̃ solution as a candidate referenc
 at distance h = dN — quenched over references and instances, and extrapolated in 1/N.
 
 Scope: loads below the first-order transition α_GD = 1.2447, where the teacher's problem has an extensive set of
-margin-κ̃ solutions away from the teacher (the solver refuses larger α); the hard window 1.245 < α < 1.493 needs a
-finite-energy reference and is not covered.
+margin-κ̃ solutions away from the teacher (the solver refuses larger α). In the hard window 1.245 < α < 1.493 the
+solver's finite-temperature references (``beta_ref`` of :func:`~gentheory.solvers.perceptron_teacher.teacher_franz_parisi`)
+give the prediction; its measurement is not part of this claim.
 """
 from __future__ import annotations
 
