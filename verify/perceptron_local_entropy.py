@@ -17,6 +17,7 @@ give the prediction; its measurement is not part of this claim.
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import ClassVar
@@ -46,8 +47,8 @@ def hamming_shell(n: int, h: int) -> NDArray:
 
 
 def local_entropy_shell(patterns: NDArray, labels: NDArray, *, steps: int, kappas: tuple[float, ...], beta: float,
-                        references: int, rng: np.random.Generator) -> NDArray:
-    r"""Teacher overlap and energy of the configurations at Hamming distance ``steps`` from margin-κ̃ solutions.
+                        references: int, rng: np.random.Generator, beta_ref: float = math.inf) -> NDArray:
+    r"""Teacher overlap and energy of the configurations at Hamming distance ``steps`` from margin-κ̃ references.
 
     All 2^N energies :math:`E(W) = \#\{\mu: \Delta_\mu(W) < 0\}` are formed exactly (the sign test of
     :func:`~gentheory.verify.perceptron.energy_histograms`); the candidate references of κ̃ are the solutions with
@@ -60,18 +61,20 @@ def local_entropy_shell(patterns: NDArray, labels: NDArray, *, steps: int, kappa
 
     are taken (teacher W* = (1, …, 1), so W·W*/N = (2·#(+1) − N)/N). Returns, per κ̃, (mean ⟨R⟩, mean ⟨E⟩/N) over
     the references, κ̃-major; NaN for a κ̃ without any margin-κ̃ solution.
+
+    With a finite ``beta_ref`` the reference is a finite-energy configuration instead: drawn from all 2^N with
+    probability :math:`\propto e^{-\tilde\beta V(\tilde W)}`, V the number of stabilities below κ̃ (the measure of
+    :func:`~gentheory.solvers.perceptron_teacher.teacher_reference` at β̃), ``references`` independent draws with
+    replacement (an unbiased estimate of the reference average).
     """
     m, n = patterns.shape
     check_int("steps", steps, low=1, high=n)
     check_int("references", references, low=1)
     check_range("beta", beta, low=0, low_open=True)
+    check_range("beta_ref", beta_ref, low=0, low_open=True, infinite=True)
     low, a_lo, a_hi = _half_stabilities(patterns, labels)
-    table = np.zeros((a_hi.shape[1], a_lo.shape[1]), np.int8 if m < 128 else np.int32)
-    error = np.empty(table.shape, bool)
-    for mu in range(m):
-        np.less.outer(a_hi[mu], -a_lo[mu], out=error)
-        table += error
-    energy = table.ravel()  # configuration k = k_lo + 2^L·k_hi, as the bits of k
+    counts = np.int8 if m < 128 else np.int32
+    energy = _violations(a_lo, a_hi, 0.0, counts)  # configuration k = k_lo + 2^L·k_hi, as the bits of k
     solutions = np.flatnonzero(energy == 0)
     hi, lo = solutions >> low, solutions & ((1 << low) - 1)
     margin = np.min(a_hi[:, hi] + a_lo[:, lo], axis=0) if m else np.full(len(solutions), np.inf)
@@ -79,11 +82,16 @@ def local_entropy_shell(patterns: NDArray, labels: NDArray, *, steps: int, kappa
     plus = (_plus_ones(n - low)[:, None] + _plus_ones(low)[None, :]).ravel()  # #(+1) of configuration k
     out = np.full(2 * len(kappas), np.nan)
     for i, kappa in enumerate(kappas):
-        refs = solutions[margin >= kappa]
-        if not len(refs):
-            continue
-        if len(refs) > references:
-            refs = rng.choice(refs, references, replace=False)
+        if beta_ref != math.inf:
+            violations = energy if kappa == 0 else _violations(a_lo, a_hi, kappa, counts)
+            weight = np.exp(-beta_ref * (violations - violations.min()))
+            refs = rng.choice(len(weight), references, p=weight / weight.sum())
+        else:
+            refs = solutions[margin >= kappa]
+            if not len(refs):
+                continue
+            if len(refs) > references:
+                refs = rng.choice(refs, references, replace=False)
         neighbours = refs[:, None] ^ shell[None, :]
         e = energy[neighbours].astype(float)
         weights = np.exp(-beta * (e - e.min(axis=1, keepdims=True)))
@@ -92,6 +100,16 @@ def local_entropy_shell(patterns: NDArray, labels: NDArray, *, steps: int, kappa
         out[2 * i] = np.mean((weights * overlap).sum(axis=1) / norm)
         out[2 * i + 1] = np.mean((weights * e).sum(axis=1) / norm) / n
     return out
+
+
+def _violations(a_lo: NDArray, a_hi: NDArray, kappa: float, dtype: type) -> NDArray:
+    """Per configuration (k = k_lo + 2^L·k_hi), the number of stabilities a_lo + a_hi below ``kappa``."""
+    table = np.zeros((a_hi.shape[1], a_lo.shape[1]), dtype)
+    below = np.empty(table.shape, bool)
+    for mu in range(a_lo.shape[0]):
+        np.less.outer(a_hi[mu], kappa - a_lo[mu], out=below)
+        table += below
+    return table.ravel()
 
 
 @dataclass(frozen=True, kw_only=True)
