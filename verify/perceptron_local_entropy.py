@@ -104,7 +104,7 @@ def local_entropy_shell(patterns: NDArray, labels: NDArray, *, steps: int, kappa
 
 def _violations(a_lo: NDArray, a_hi: NDArray, kappa: float, dtype: type) -> NDArray:
     """Per configuration (k = k_lo + 2^L·k_hi), the number of stabilities a_lo + a_hi below ``kappa``."""
-    table = np.zeros((a_hi.shape[1], a_lo.shape[1]), dtype)
+    table: NDArray = np.zeros((a_hi.shape[1], a_lo.shape[1]), dtype)
     below = np.empty(table.shape, bool)
     for mu in range(a_lo.shape[0]):
         np.less.outer(a_hi[mu], kappa - a_lo[mu], out=below)
