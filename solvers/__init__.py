@@ -23,6 +23,9 @@ gluing
 mixup
     Mixup of the augmentation study as ridge with random sample weights: the mixing law, the weights' spectrum and
     the weighted-ridge deterministic equivalent.
+perceptron_local_entropy
+    The α_LE proxy of the perceptron study: the load where the Franz–Parisi local entropy around the flattest
+    solutions stops rising with the distance.
 perceptron_teacher
     The perceptron study's teacher-centred Franz–Parisi potential: a high-margin reference of the teacher's problem,
     finite-β configurations at distance d from it, their free entropy, training error and teacher overlap.
