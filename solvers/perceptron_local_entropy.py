@@ -24,12 +24,17 @@ from gentheory.solvers._errors import SolverConvergenceError
 from gentheory.solvers.perceptron import MAX_LOAD, local_entropy_curve
 from gentheory.theory._validation import check_range, checked_arguments
 
-__all__ = ["MONOTONICITY_DISTANCES", "LocalEntropySlope", "local_entropy_slope", "LocalEntropyThreshold",
-           "local_entropy_threshold"]
+__all__ = ["MONOTONICITY_DISTANCES", "ALPHA_LE_BRACKET", "LocalEntropySlope", "local_entropy_slope",
+           "LocalEntropyThreshold", "local_entropy_threshold"]
 
 #: distances at which s(d) is tested for a dip: 0.002 … 0.012 in steps of 5·10⁻⁴. Near α_LE the first dip appears at
 #: d ≈ 0.005 (it moves to smaller d as α grows: 0.0035 at α = 0.74), inside the window at both its ends
 MONOTONICITY_DISTANCES = tuple(round(0.002 + 0.0005 * k, 6) for k in range(21))
+
+#: α_LE at β = ∞ as a bracket (low, high): ``local_entropy_threshold(low=0.725, high=0.735, xtol=1e-5)`` ends in
+#: (0.729100, 0.729110). Claims use the bracket instead of solving (a sign test costs two scans, ≈ 3 s); the tests
+#: recompute g at both ends on this grid and on one of half the step, so a solver change that moves α_LE out fails
+ALPHA_LE_BRACKET = (0.7290, 0.7292)
 
 
 @dataclass(frozen=True)

@@ -9,8 +9,7 @@ from gentheory.solvers import perceptron as sp_
 from gentheory.solvers import perceptron_local_entropy as le_
 from gentheory.solvers._errors import SolverConvergenceError
 
-#: the bracket a brentq to 10⁻⁵ over (0.725, 0.735) ends in (0.729100, 0.729110)
-ALPHA_LE = (0.7290, 0.7292)
+ALPHA_LE = le_.ALPHA_LE_BRACKET
 
 
 def test_alpha_le_lies_between_the_dip_free_and_the_gapped_loads() -> None:

@@ -45,9 +45,10 @@ def fig_storage(verdicts):
         caption="Where reinforced AMP (β = ∞, reinforcement 10⁻³) stops solving random storage instances. (a) Success "
                 "rate against α per size N (dots with 95 % Clopper–Pearson intervals; lines the Firth-logistic fits), "
                 "with the overlap-gap threshold α_OGP(0) (black), the fifth-level fl-RDT 'algorithmic' estimate 0.7764 "
-                "(dashed) and the capacity α_KM (red). (b) The load of success ½ per size (±z*·se) against 1/N, the "
+                "(dashed), the load α_LE = 0.7291 where the Franz–Parisi local entropy first dips (dotted, a rival) and the capacity "
+                "α_KM (red). (b) The load of success ½ per size (±z*·se) against 1/N, the "
                 "weighted fit and its N = ∞ intercept (square, ±z*·se; at quick scale one size: no fit); shaded: what the "
-                "theory allows, α_alg ≤ α_OGP(0) (the gap limits access); dashed: the fl-RDT rival. (c) The (ε, α) "
+                "theory allows, α_alg ≤ α_OGP(0) (the gap limits access); dashed: the fl-RDT rival; dotted: α_LE. (c) The (ε, α) "
                 "plane: α_OGP(ε) of the Franz–Parisi potential (black, from perceptron.ogp_growth) and the algorithm's threshold for "
                 "reaching training error ≤ ε (±z*·se; ε = 0 asserted; ε > 0 reported, with ⌊εM⌋ and ⌈εM⌉ errors allowed, "
                 "which bracket ε, extrapolated over the sizes whose ⌊εM⌋ ≥ 1 at every load, or the one such size).",
@@ -61,6 +62,7 @@ def fig_algorithmic_threshold(verdicts):
     info, z_star = point.info, verdict.z_star
     rows = []
     alpha_ogp, cap, fl_rdt = info["alpha_ogp"], info["capacity"], info["fl_rdt_algorithmic"]
+    alpha_le = info.get("alpha_le")  # absent from stores of code before the α_LE rival
     sizes = [r["n"] for r in info["per_size"]]
     colors = {n: f"C{k}" for k, n in enumerate(sizes)}
     for r in info["per_size"]:
@@ -76,6 +78,10 @@ def fig_algorithmic_threshold(verdicts):
         ax.axvline(alpha_ogp, color="k", lw=0.8) if ax is axes[0] else ax.axhline(alpha_ogp, color="k", lw=0.8)
     axes[0].axvline(fl_rdt, color="0.4", lw=0.6, ls="--")
     axes[0].axvline(cap, color="C3", lw=0.6)
+    if alpha_le is not None:
+        axes[0].axvline(alpha_le, color="C4", lw=0.6, ls=":")
+        axes[1].axhline(alpha_le, color="C4", lw=0.6, ls=":")
+        axes[0].plot([], [], ":", color="C4", lw=0.6, label=r"$\alpha_\mathrm{LE}$ proxy (rival)")
     axes[0].plot([], [], "-", color="k", lw=0.8, label=r"$\alpha_\mathrm{OGP}(0)$ (theory: the bound)")
     axes[0].plot([], [], "--", color="0.4", lw=0.6, label="fl-RDT 0.7764 (rival)")
     axes[0].plot([], [], "-", color="C3", lw=0.6, label=r"$\alpha_\mathrm{KM}$ (rival)")
@@ -99,7 +105,7 @@ def fig_algorithmic_threshold(verdicts):
     ax.axhspan(0, alpha_ogp, color="0.9", lw=0, zorder=0, label=r"theory: $\alpha_\mathrm{alg} \leq \alpha_\mathrm{OGP}(0)$")
     ax.axhline(fl_rdt, color="0.4", lw=0.6, ls="--")
     ax.set_xlim(-0.1 * inv.max(), 1.1 * inv.max())
-    low = min(float(np.min(cross - z_star * ses)), fit["value"] - z_star * fit["se"])
+    low = min(float(np.min(cross - z_star * ses)), fit["value"] - z_star * fit["se"], alpha_le or 1.0)
     ax.set_ylim(low - 0.005, fl_rdt + 0.005)
     ax.set_xlabel("1/N")
     ax.set_ylabel(r"$\alpha_{1/2}(N)$")
