@@ -208,9 +208,7 @@ class AlgorithmicThreshold(Claim):
     statement = ("Storage, κ = 0: reinforced AMP (β = ∞, reinforcement 10⁻³) solves random instances with a probability "
                  "that falls from 1 to 0 around a load α_alg(N); its N → ∞ limit lies below the overlap-gap threshold "
                  "α_OGP(0) = 0.7478 of the Franz–Parisi potential around the flattest (maximum-margin) solutions — the "
-                 "gap limits algorithmic access (paper) — but above the load α_LE = 0.7291 where that potential first "
-                 "dips (the algorithm solves past the local entropy's first break), and the algorithm does not reach "
-                 "the gap itself, nor the "
+                 "gap limits algorithmic access (paper) — and the algorithm does not reach the gap itself, nor the "
                  "fifth-level fully lifted RDT 'algorithmic' estimate 0.7764 (where the dense clusters of the "
                  "local-entropy measure vanish, 0.77–0.78), nor the capacity α_KM = 0.8331 (solutions exist beyond "
                  "α_alg: the algorithm fails before capacity). Paper scale: N = 500 … 4000, crossings of Firth-logistic "
@@ -219,12 +217,11 @@ class AlgorithmicThreshold(Claim):
                  "Franz–Parisi dense finite-energy regions end at α_OGP(ε) = 0.754 and 0.774 (perceptron.ogp_growth), "
                  "bracketed by allowing ⌊εM⌋ and ⌈εM⌉ errors and extrapolated over the sizes whose ⌊εM⌋ ≥ 1 at every "
                  "load (N ≥ 1000 for 2.6·10⁻³; N = 4000 alone for 6.4·10⁻⁴): they do not separate from α_OGP(0) (see "
-                 "the README's scope).")
+                 "the README's scope). Reported too: the load α_LE = 0.7291 where that potential first dips "
+                 "(solvers.perceptron_local_entropy), inside the predicted interval, so not a rival the data could "
+                 "reject against it.")
     rivals = (Rival("reaches_the_gap", "The algorithm works up to the overlap gap itself: α_alg = α_OGP(0) = 0.7478 (the "
                     "gap is the algorithmic threshold, not only a bound on it).", nearest=True, scales=("paper",)),
-              Rival("stops_at_local_entropy_dip", "The algorithm needs the dense region to be intact: it stops where the "
-                    "local entropy around the flattest solutions first dips (s(d) no longer monotone), the α_LE proxy "
-                    "0.7291 (solvers.perceptron_local_entropy), below the gap.", nearest=True, scales=("paper",)),
               Rival("fl_rdt_algorithmic", "The algorithmic threshold is the fifth-level fully lifted RDT estimate "
                     "0.7764 (Stojnic 2025), where the local-entropy dense clusters vanish (≈ 0.77–0.78), beyond the "
                     "maximum-margin reference's overlap gap.", nearest=True, scales=("paper",)),
@@ -250,9 +247,7 @@ class AlgorithmicThreshold(Claim):
     relevance_by_scale = {"quick": 0.042, "paper": 0.014}
     relevance_note = ("one-sided prediction: the nearest rival (an algorithm reaching the gap) bounds the predicted "
                       "interval, so relevance is the largest overshoot beyond α_OGP(0) left unresolved — half the distance "
-                      "to the next rival assessed at each scale: α_KM (quick, 0.042), the fl-RDT estimate (paper, 0.014); "
-                      "the α_LE proxy, inside the interval 0.019 below its edge, is a point the data must reject as well "
-                      "(paper)")
+                      "to the next rival assessed at each scale: α_KM (quick, 0.042), the fl-RDT estimate (paper, 0.014)")
 
     def sweep(self, scale: str) -> list[ThresholdParams]:
         return [ThresholdParams()]
@@ -265,9 +260,6 @@ class AlgorithmicThreshold(Claim):
     def rival(self, name: str, p: ThresholdParams) -> Estimate:
         if name == "succeeds_to_capacity":
             return Estimate(sp_.storage_capacity())
-        if name == "stops_at_local_entropy_dip":
-            low, high = ALPHA_LE_BRACKET
-            return Estimate((low + high) / 2, error_bound=(high - low) / 2)
         if name == "reaches_the_gap":
             # on the theory's edge (the bracket's upper end), reaching down to the bracket's lower end: rejected only
             # when the data lie below every α_OGP the bracket allows

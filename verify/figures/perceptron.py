@@ -45,7 +45,7 @@ def fig_storage(verdicts):
         caption="Where reinforced AMP (β = ∞, reinforcement 10⁻³) stops solving random storage instances. (a) Success "
                 "rate against α per size N (dots with 95 % Clopper–Pearson intervals; lines the Firth-logistic fits), "
                 "with the overlap-gap threshold α_OGP(0) (black), the fifth-level fl-RDT 'algorithmic' estimate 0.7764 "
-                "(dashed), the load α_LE = 0.7291 where the Franz–Parisi local entropy first dips (dotted, a rival) and the capacity "
+                "(dashed), the load α_LE = 0.7291 where the Franz–Parisi local entropy first dips (dotted, reported) and the capacity "
                 "α_KM (red). (b) The load of success ½ per size (±z*·se) against 1/N, the "
                 "weighted fit and its N = ∞ intercept (square, ±z*·se; at quick scale one size: no fit); shaded: what the "
                 "theory allows, α_alg ≤ α_OGP(0) (the gap limits access); dashed: the fl-RDT rival; dotted: α_LE. (c) The (ε, α) "
@@ -81,7 +81,7 @@ def fig_algorithmic_threshold(verdicts):
     if alpha_le is not None:
         axes[0].axvline(alpha_le, color="C4", lw=0.6, ls=":")
         axes[1].axhline(alpha_le, color="C4", lw=0.6, ls=":")
-        axes[0].plot([], [], ":", color="C4", lw=0.6, label=r"$\alpha_\mathrm{LE}$ proxy (rival)")
+        axes[0].plot([], [], ":", color="C4", lw=0.6, label=r"$\alpha_\mathrm{LE}$ proxy (reported)")
     axes[0].plot([], [], "-", color="k", lw=0.8, label=r"$\alpha_\mathrm{OGP}(0)$ (theory: the bound)")
     axes[0].plot([], [], "--", color="0.4", lw=0.6, label="fl-RDT 0.7764 (rival)")
     axes[0].plot([], [], "-", color="C3", lw=0.6, label=r"$\alpha_\mathrm{KM}$ (rival)")
