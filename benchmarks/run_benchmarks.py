@@ -509,6 +509,14 @@ def bench_quick_run() -> dict:
             "per_claim_simulation_s": {v["claim"]: v["elapsed"] for v in verdicts}}
 
 
+def quick_costs(quick_run: dict) -> dict:
+    """Mean simulation seconds per point of each claim in a whole quick run: its elapsed over its quick sweep's size."""
+    from gentheory.verify.claims import get_claim
+
+    per_point = {cid: s / len(get_claim(cid).sweep("quick")) for cid, s in quick_run["per_claim_simulation_s"].items()}
+    return {"_source": "benchmarks/run_benchmarks.py --quick-run", "seconds_per_point": per_point}
+
+
 def render(res: dict) -> str:
     lines = ["# gentheory benchmarks", "", f"{res['machine']}", "", "## Solver time per theory point", "",
              "| claim | points | ms / point (median, caches cleared) |", "|---|---|---|"]
@@ -568,6 +576,9 @@ def main() -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     (out / "benchmarks.json").write_text(json.dumps(res, indent=1))
+    if "quick_run" in res:
+        # the quick scale's ordering hints (gentheory.verify.runner.QUICK_COSTS): copy into verify/ to adopt them
+        (out / "quick_costs.json").write_text(json.dumps(quick_costs(res["quick_run"]), indent=1, sort_keys=True) + "\n")
     (out / "benchmarks.md").write_text(render(res))
     print(render(res))
     return 0

@@ -17,6 +17,7 @@ import contextlib
 import ctypes
 import functools
 import json
+from pathlib import Path
 import logging
 import math
 import multiprocessing
@@ -443,24 +444,38 @@ def execute_points(
         shown.close()
 
 
-def cost_hints(claims: Sequence[Claim]) -> dict[str, float]:
-    """Mean simulation seconds per point of each claim in the shipped paper-scale store (its verdict's ``elapsed``
-    over its point count; claims it does not hold are left out). Used only to order work: the run submits the
-    dearest points first (longest processing time first), which keeps the last worker from running alone at the end.
-    Paper-scale costs rank the quick ones well (Spearman 0.95 over 201 points at stop 54). Numbers are unaffected:
-    each point's seed and key come from the claim, params and base seed, never from the order."""
+#: mean seconds per point of each claim in the last recorded whole quick run (``benchmarks/run_benchmarks.py
+#: --quick-run`` writes it beside its report; a maintainer copies it here): the quick scale's ordering hints
+QUICK_COSTS = Path(__file__).resolve().parent / "quick_costs.json"
+
+
+def cost_hints(claims: Sequence[Claim], scale: str = "paper") -> dict[str, float]:
+    """Mean simulation seconds per point of each claim: at the quick scale those of the last recorded quick run
+    (:data:`QUICK_COSTS`), at any other scale — and for a claim that record lacks — the shipped paper-scale store's
+    (its verdict's ``elapsed`` over its point count); claims neither holds are left out. Used only to order work:
+    the run submits the dearest points first (longest processing time first), which keeps the last worker from
+    running alone at the end. Paper-scale costs rank the quick ones well overall (Spearman 0.95 over 201 points at
+    stop 54) but not within a study (the perceptron's dearest quick point was sixth by paper cost, and the run's
+    last point ran alone for 15 s), hence the quick record. Numbers are unaffected: each point's seed and key come
+    from the claim, params and base seed, never from the order; a stale record only orders worse."""
     from gentheory.verify.shipped import SHIPPED_SCALE, shipped_results_dir
 
-    root = shipped_results_dir()
     hints: dict[str, float] = {}
-    if root is None:
-        return hints
-    for claim in claims:
+    root = shipped_results_dir()
+    if root is not None:
+        for claim in claims:
+            try:
+                payload = json.loads((root / claim.id / SHIPPED_SCALE / "verdict.json").read_text())["payload"]
+                hints[claim.id] = float(payload["elapsed"]) / max(len(payload["point_keys"]), 1)
+            except (OSError, KeyError, ValueError, TypeError):
+                continue
+    if scale == "quick":
         try:
-            payload = json.loads((root / claim.id / SHIPPED_SCALE / "verdict.json").read_text())["payload"]
-            hints[claim.id] = float(payload["elapsed"]) / max(len(payload["point_keys"]), 1)
+            recorded = json.loads(QUICK_COSTS.read_text())["seconds_per_point"]
         except (OSError, KeyError, ValueError, TypeError):
-            continue
+            recorded = {}
+        ids = {c.id for c in claims}
+        hints.update({cid: float(v) for cid, v in recorded.items() if cid in ids})
     return hints
 
 
@@ -544,7 +559,7 @@ def run_claims(
         if store is not None:
             store.save_point(scale, point)
 
-    hints = cost_hints(claims)
+    hints = cost_hints(claims, scale)
     todo.sort(key=lambda item: -hints.get(item[0].id, math.inf))  # dearest first; unknown cost counts as dearest
     execute_points([(c.id, p, base_seed) for c, p, _ in todo], scale=scale, executor=executor, workers=workers,
                    scheduler=scheduler, on_done=done, progress=progress, desc=f"gentheory run ({scale})")

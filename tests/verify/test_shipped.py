@@ -198,7 +198,7 @@ def test_cost_hints_order_the_run_dearest_first(monkeypatch):
         assert hints[claim.id] == pytest.approx(payload["elapsed"] / len(payload["point_keys"]), rel=1e-12)
     chosen = [get_claim(c) for c in ("double_descent.smallest_eigenvalue", "double_descent.response_collapse",
                                      "double_descent.critical_growth")]
-    monkeypatch.setattr(runner, "cost_hints", lambda cs: {"double_descent.response_collapse": 5.0,
+    monkeypatch.setattr(runner, "cost_hints", lambda cs, scale: {"double_descent.response_collapse": 5.0,
                                                           "double_descent.critical_growth": 1.0})
     seen = []
     monkeypatch.setattr(runner, "execute_points", lambda tasks, **kw: seen.extend(cid for cid, _, _ in tasks))
@@ -206,3 +206,17 @@ def test_cost_hints_order_the_run_dearest_first(monkeypatch):
         runner.run_claims(chosen, scale="quick", executor="serial")
     assert seen == ["double_descent.smallest_eigenvalue", "double_descent.response_collapse",
                     "double_descent.critical_growth"]
+
+
+def test_quick_scale_hints_come_from_the_recorded_quick_run():
+    """At the quick scale the recorded quick costs replace the paper-scale hints of the claims they cover; every
+    recorded claim is registered and costs a positive time."""
+    from gentheory.verify import runner
+    from gentheory.verify.claims import all_claims
+
+    recorded = json.loads(runner.QUICK_COSTS.read_text())["seconds_per_point"]
+    ids = {c.id for c in all_claims()}
+    assert set(recorded) <= ids and all(v > 0 for v in recorded.values())
+    quick, paper = runner.cost_hints(all_claims(), "quick"), runner.cost_hints(all_claims())
+    for cid in ids:
+        assert quick.get(cid) == (recorded[cid] if cid in recorded else paper.get(cid))
