@@ -127,15 +127,20 @@ def _teacher_reference(alpha: float, kappa: float, beta: float = math.inf) -> Te
     return TeacherReference(alpha, kappa, st.q, st.r, st.qhat, st.rhat, entropy, beta, energy)
 
 
+def _reference_masses(c: NDArray, beta: float) -> tuple[NDArray, NDArray]:
+    """log of the finite-β̃ reference's thermal mass above and below c, H(c)/Z̃ and ε̃(1 − H(c))/Z̃ (module
+    docstring)."""
+    log_above, log_below = log_h(c), -beta + log_h(-c)
+    log_norm = np.logaddexp(log_above, log_below)
+    return log_above - log_norm, log_below - log_norm
+
+
 def _violation_probability(q: float, r: float, kappa: float, beta: float) -> float:
     r"""Probability that a reference at (q̃, R̃, β̃, κ̃) has a pattern's stability below κ̃:
     :math:`2\int_{z_0>0}Dz_0\int Dz\,\tilde\epsilon(1-H(c))/\tilde Z` (module docstring)."""
     (z0, w0), (z, wz), _, _ = _rules()
     c = (kappa - r * z0[:, None] - math.sqrt(q - r * r) * z[None, :]) / math.sqrt(1 - q)
-    eps = math.exp(-beta)
-    log_hc, log_low = log_h(c), log_h(-c)
-    low = np.exp(math.log(eps) + log_low - np.logaddexp(log_hc, math.log(eps) + log_low))
-    return float(2 * np.sum(w0[:, None] * wz[None, :] * low))
+    return float(2 * np.sum(w0[:, None] * wz[None, :] * np.exp(_reference_masses(c, beta)[1])))
 
 
 @dataclass(frozen=True)
@@ -208,12 +213,11 @@ class _TeacherFPModel:
         w_x = np.broadcast_to(wu[None, None, :], self.x.shape)
         if ref.beta != math.inf:
             # finite-β̃ reference: x also below c, with mass ε̃(1 − H(c)) against H(c) above (module docstring)
-            log_eps, log_hc, log_low = -ref.beta, log_h(c), log_h(-c)
-            log_norm = np.logaddexp(log_hc, log_eps + log_low)
-            below = special.ndtri(u[None, None, :] * np.exp(log_low)[:, :, None])
-            self.x = np.concatenate([self.x, below], axis=2)
-            w_x = np.concatenate([wu[None, None, :] * np.exp(log_hc - log_norm)[:, :, None],
-                                  wu[None, None, :] * np.exp(log_eps + log_low - log_norm)[:, :, None]], axis=2)
+            above, below = _reference_masses(c, ref.beta)
+            x_below = special.ndtri(u[None, None, :] * np.exp(log_h(-c))[:, :, None])
+            self.x = np.concatenate([self.x, x_below], axis=2)
+            w_x = np.concatenate([wu[None, None, :] * np.exp(above)[:, :, None],
+                                  wu[None, None, :] * np.exp(below)[:, :, None]], axis=2)
         self.z0 = z0[:, None, None, None]
         self.zz = z[None, :, None, None]
         self.xx = self.x[:, :, :, None]

@@ -17,7 +17,6 @@ import contextlib
 import ctypes
 import functools
 import json
-from pathlib import Path
 import logging
 import math
 import multiprocessing
@@ -26,6 +25,7 @@ import shutil
 import sys
 import time
 import traceback
+from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 import numpy as np
