@@ -554,3 +554,60 @@ def fig_teacher_local_entropy(verdicts):
              "reference's own R̃": legend_entry(marker=">", ls="", ms=4)}
     fig.legend(handles + list(extra.values()), names + list(extra), loc="outside lower center", ncols=2)
     return fig, rows
+
+
+@figure("perceptron_hard_window_local_entropy", claims=("perceptron.hard_window_local_entropy",),
+        caption="Teacher–student in the hard window (α = 1.4) by Monte Carlo: references drawn from the Gibbs measure "
+                "at β̃ = 1.5, configurations at distance d = 0.2 from each Gibbs-weighted at β = 1.5 (pair-move "
+                "Metropolis). Per-size means (dots, ±z*·se) against 1/N, weighted fits in 1/N (lines), the claim's "
+                "N → ∞ intercepts (open dots) and the teacher-centred Franz–Parisi prediction with a finite-temperature "
+                "reference (diamonds). (a) The teacher overlap R̃ of the references and the shell's gain R(d) − R̃ "
+                "over it, with the rivals' gains: typical configurations (0, dashed) and typical configurations at "
+                "the shell's own training energy (dotted). (b) Training errors per weight of the references and of "
+                "the shell against the theory's ẽ and e(d).", panels=(1, 2), aspect=1.45)
+def fig_hard_window_local_entropy(verdicts):
+    import matplotlib.pyplot as plt
+
+    verdict = verdicts["perceptron.hard_window_local_entropy"]
+    pt = verdict.points[0]
+    info = pt.info
+    fig, axes = plt.subplots(1, 2)
+    left = axes[0]
+    gain = left.twinx()
+    theory = np.atleast_1d(pt.theory.value)
+    rows = _series_panel(left, pt, (0,), ("reference R̃",), theory[:1], verdict.z_star, degree=1, colors=("C0",))
+    rows += _series_panel(gain, pt, (1,), ("gain R(d) − R̃",), theory[1:], verdict.z_star, degree=1,
+                          colors=("C1",))
+    measured, se = np.atleast_1d(pt.measured.value), np.atleast_1d(pt.measured.stderr)
+    for ax, k, color in ((left, 0, "C0"), (gain, 1, "C1")):
+        simulation_errorbar(ax, 0.0, measured[k], se[k], verdict.z_star, color=color, mfc="white", ms=3)
+    for name, style, label in (("gibbs_equilibrium", "--", "typical configurations"),
+                               ("matched_energy", ":", "typical at the shell's energy")):
+        level = float(np.atleast_1d(pt.rivals[name].value)[1])
+        gain.axhline(level, color="C1", ls=style, lw=0.7, label=f"rival: {label}")
+        rows.append({"rival": name, "gain": level})
+    left.set_ylabel("reference's teacher overlap R̃", color="C0")
+    gain.set_ylabel("gain R(d) − R̃", color="C1")
+    right = axes[1]
+    sizes = np.array(info["sizes"], float)
+    for key, th_key, label, color in (("reference_energy", "theory_reference_energy", "references", "C0"),
+                                      ("energy", "theory_shell_energy", "shell", "C1")):
+        series = info[key]
+        simulation_errorbar(right, 1 / sizes, series["means"], series["ses"], verdict.z_star, ms=2, color=color,
+                            label=label)
+        right.plot([0], [info[th_key]], "D", mfc="none", ms=4, color=color)
+        rows += [{"energy": key, "N": int(n), "mean": float(m), "se": float(s)}
+                 for n, m, s in zip(sizes, series["means"], series["ses"])]
+        rows.append({"energy": key, "N": "inf", "extrapolated": series["extrapolated"], "theory": info[th_key]})
+    right.set_xlabel("1/N")
+    right.set_ylabel("training errors per weight E/N")
+    handles, names = [], []
+    for ax in (left, gain, right):
+        h, n = ax.get_legend_handles_labels()
+        handles += h
+        names += n
+    extra = {"Franz–Parisi, N = ∞": legend_entry(marker="D", mfc="none", ls="", ms=4),
+             "N → ∞ intercept": legend_entry(marker="o", mfc="white", ls="", ms=3)}
+    fig.legend(handles + list(extra.values()), names + list(extra), loc="outside lower center", ncols=3)
+    label_panels(axes)
+    return fig, rows
