@@ -472,6 +472,28 @@ def bench_metropolis(shapes=((100, 128), (200, 64), (400, 32)), alpha: float = 0
     return {"kernel": "single-flip Metropolis sweep (perceptron)", "rows": out}
 
 
+def bench_shell_chains(shapes=((50, 256), (100, 128), (200, 64)), alpha: float = 1.4, sweeps: int = 10) -> dict:
+    """The two chains of ``perceptron.hard_window_local_entropy`` at its quick sizes (chains × N_max/N at N): the
+    reference's random-site Metropolis and the pair moves on the Hamming shell (d = 0.2), per sweep, vs the batched
+    matrix–vector product that forms every chain's stabilities once (the data a sweep reads), as for
+    :func:`bench_metropolis`."""
+    from gentheory.verify.perceptron_shell import gibbs_sample, shell_metropolis
+
+    out = []
+    for n, chains in shapes:
+        rng = np.random.default_rng(0)
+        f = rng.standard_normal((chains, int(round(alpha * n)), n))
+        w = rng.choice([-1.0, 1.0], size=(chains, n))
+        t_ref = best_time(lambda: np.einsum("cmn,cn->cm", f, w), repeat=3, min_time=0.1)
+        t_gibbs = best_time(lambda: gibbs_sample(f, beta=1.5, sweeps=sweeps, rng=np.random.default_rng(1)),
+                            repeat=3, min_time=0.1) / sweeps
+        t_shell = best_time(lambda: shell_metropolis(f, w, steps=n // 5, beta=1.5, sweeps=sweeps, burn_in=0,
+                                                     rng=np.random.default_rng(1)), repeat=3, min_time=0.1) / sweeps
+        out.append({"N": n, "M": f.shape[1], "chains": chains, "reference_s_per_sweep": t_gibbs,
+                    "shell_s_per_sweep": t_shell, "reference_ratio": t_ref / t_gibbs, "shell_ratio": t_ref / t_shell})
+    return {"kernel": "reference and shell Metropolis sweeps (perceptron hard window)", "rows": out}
+
+
 def bench_dask(n_points: int = 32) -> dict:
     # a quick point takes ~0.4 s: with 8 points (4 per worker) the start-up of the batch and the last
     # straggler were a third of the 2-worker time (speed-up 1.39); 32 points measure the throughput
@@ -568,7 +590,7 @@ def main() -> int:
                           + bench_perceptron_solvers())
         res["kernels"] = [bench_linear_heavy_ball(), bench_mlp(), bench_ntk_training(), bench_attention(), bench_model_t(),
                           bench_augmentation_readout(), bench_enumeration(), bench_langevin(), bench_lowest_eigenvalue(),
-                          bench_amp(), bench_reinforced_amp(), bench_metropolis()]
+                          bench_amp(), bench_reinforced_amp(), bench_metropolis(), bench_shell_chains()]
     if args.dask:
         res["dask"] = bench_dask()
     if args.quick_run:

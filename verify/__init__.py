@@ -53,6 +53,10 @@ perceptron_threshold
 perceptron_local_entropy
     The perceptron study's teacher-centred local entropy: the finite-energy shells around margin-κ̃ solutions by
     exhaustive enumeration, extrapolated in 1/N, against the teacher-centred Franz–Parisi potential, and its claim.
+perceptron_shell
+    The perceptron study's teacher-centred local entropy inside the hard window: Gibbs references at finite
+    temperature and the Hamming shell around each by pair-move Metropolis (N in the hundreds), extrapolated in 1/N,
+    against the potential with a finite-temperature reference, and its claim.
 core
     The claim model: Estimate, Observation, Rival, Claim, PointResult, Verdict, the registry's ``register``.
 claims

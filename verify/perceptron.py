@@ -23,7 +23,9 @@ critical load), ``teacher_student_enumeration`` (version-space entropy and ε_g)
 grows with ε: solved, not simulated), ``teacher_student_amp`` (AMP stuck on the
 poor branch in the hard phase), ``finite_energy_generalization``, ``finite_temperature_freezing`` and
 ``hinge_flip_cost``. The algorithmic threshold of reinforced AMP (``message_passing``) is in
-:mod:`gentheory.verify.perceptron_threshold`.
+:mod:`gentheory.verify.perceptron_threshold`, the teacher-centred local entropy in
+:mod:`gentheory.verify.perceptron_local_entropy` (enumeration) and :mod:`gentheory.verify.perceptron_shell` (Monte
+Carlo in the hard window).
 """
 from __future__ import annotations
 

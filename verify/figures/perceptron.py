@@ -559,55 +559,65 @@ def fig_teacher_local_entropy(verdicts):
 @figure("perceptron_hard_window_local_entropy", claims=("perceptron.hard_window_local_entropy",),
         caption="Teacher–student in the hard window (α = 1.4) by Monte Carlo: references drawn from the Gibbs measure "
                 "at β̃ = 1.5, configurations at distance d = 0.2 from each Gibbs-weighted at β = 1.5 (pair-move "
-                "Metropolis). Per-size means (dots, ±z*·se) against 1/N, weighted fits in 1/N (lines), the claim's "
-                "N → ∞ intercepts (open dots) and the teacher-centred Franz–Parisi prediction with a finite-temperature "
-                "reference (diamonds). (a) The teacher overlap R̃ of the references and the shell's gain R(d) − R̃ "
-                "over it, with the rivals' gains: typical configurations (0, dashed) and typical configurations at "
-                "the shell's own training energy (dotted). (b) Training errors per weight of the references and of "
-                "the shell against the theory's ẽ and e(d).", panels=(1, 2), aspect=1.45)
+                "Metropolis). Per-size means (dots, ±z*·se) against 1/N with weighted fits in 1/N (lines) and the "
+                "teacher-centred Franz–Parisi prediction with a finite-temperature reference (diamonds). (a) Teacher "
+                "overlaps of the references (R̃) and of the shell (R(d)), with the rivals' R(d): typical configurations "
+                "(dashed) and typical configurations at the shell's training energy (dotted). (b) The asserted "
+                "combination R(d) − ½R̃ (its N → ∞ intercept the open dot) against the same rivals. (c) Training "
+                "errors per weight of the references and of the shell.", panels=(1, 3), aspect=2.2)
 def fig_hard_window_local_entropy(verdicts):
     import matplotlib.pyplot as plt
 
     verdict = verdicts["perceptron.hard_window_local_entropy"]
     pt = verdict.points[0]
     info = pt.info
-    fig, axes = plt.subplots(1, 2)
-    left = axes[0]
-    gain = left.twinx()
-    theory = np.atleast_1d(pt.theory.value)
-    rows = _series_panel(left, pt, (0,), ("reference R̃",), theory[:1], verdict.z_star, degree=1, colors=("C0",))
-    rows += _series_panel(gain, pt, (1,), ("gain R(d) − R̃",), theory[1:], verdict.z_star, degree=1,
-                          colors=("C1",))
-    measured, se = np.atleast_1d(pt.measured.value), np.atleast_1d(pt.measured.stderr)
-    for ax, k, color in ((left, 0, "C0"), (gain, 1, "C1")):
-        simulation_errorbar(ax, 0.0, measured[k], se[k], verdict.z_star, color=color, mfc="white", ms=3)
-    for name, style, label in (("gibbs_equilibrium", "--", "typical configurations"),
-                               ("matched_energy", ":", "typical at the shell's energy")):
-        level = float(np.atleast_1d(pt.rivals[name].value)[1])
-        gain.axhline(level, color="C1", ls=style, lw=0.7, label=f"rival: {label}")
-        rows.append({"rival": name, "gain": level})
-    left.set_ylabel("reference's teacher overlap R̃", color="C0")
-    gain.set_ylabel("gain R(d) − R̃", color="C1")
-    right = axes[1]
+    weight = float(info["reference_weight"])
+    theory = info["theory"]
     sizes = np.array(info["sizes"], float)
-    for key, th_key, label, color in (("reference_energy", "theory_reference_energy", "references", "C0"),
-                                      ("energy", "theory_shell_energy", "shell", "C1")):
-        series = info[key]
-        simulation_errorbar(right, 1 / sizes, series["means"], series["ses"], verdict.z_star, ms=2, color=color,
-                            label=label)
-        right.plot([0], [info[th_key]], "D", mfc="none", ms=4, color=color)
-        rows += [{"energy": key, "N": int(n), "mean": float(m), "se": float(s)}
-                 for n, m, s in zip(sizes, series["means"], series["ses"])]
-        rows.append({"energy": key, "N": "inf", "extrapolated": series["extrapolated"], "theory": info[th_key]})
-    right.set_xlabel("1/N")
-    right.set_ylabel("training errors per weight E/N")
+    grid = np.linspace(0, 1 / sizes.min(), 50)
+    fig, axes = plt.subplots(1, 3)
+    rows = []
+
+    def series(ax, key, label, color, th):
+        data = info[key]
+        fit = extrapolate_intercept(1 / sizes, data["means"], data["ses"])
+        simulation_errorbar(ax, 1 / sizes, data["means"], data["ses"], verdict.z_star, ms=2, color=color, label=label)
+        ax.plot(grid, fit.intercept + fit.slope * grid, "-", lw=0.6, color=color)
+        ax.plot([0], [th], "D", mfc="none", ms=4, color=color)
+        rows.extend({"series": key, "N": int(n), "mean": float(m), "se": float(s)}
+                    for n, m, s in zip(sizes, data["means"], data["ses"]))
+        rows.append({"series": key, "N": "inf", "fit": fit.intercept, "theory": th})
+
+    series(axes[0], "reference_overlap", "references R̃", "C0", theory["reference_overlap"])
+    series(axes[0], "overlap", "shell R(d)", "C1", theory["overlap"])
+    rival_shell = {name: float(np.atleast_1d(pt.rivals[name].value)[0]) + weight * theory["reference_overlap"]
+                   for name in ("gibbs_equilibrium", "matched_energy")}
+    styles = {"gibbs_equilibrium": ("--", "rival: typical configurations"),
+              "matched_energy": (":", "rival: typical at the shell's energy")}
+    for name, level in rival_shell.items():
+        axes[0].axhline(level, color="C1", ls=styles[name][0], lw=0.7)
+    axes[0].set_ylabel("teacher overlap")
+    rows += _series_panel(axes[1], pt, (0,), ("R(d) − ½R̃",), np.atleast_1d(pt.theory.value), verdict.z_star,
+                          degree=1, colors=("C2",))
+    simulation_errorbar(axes[1], 0.0, np.atleast_1d(pt.measured.value)[0], np.atleast_1d(pt.measured.stderr)[0],
+                        verdict.z_star, color="C2", mfc="white", ms=3)
+    for name in rival_shell:
+        level = float(np.atleast_1d(pt.rivals[name].value)[0])
+        axes[1].axhline(level, color="k", ls=styles[name][0], lw=0.7, label=styles[name][1])
+        rows.append({"rival": name, "value": level})
+    axes[1].set_ylabel("R(d) − ½R̃")
+    series(axes[2], "reference_energy", "references", "C0", theory["reference_energy"])
+    series(axes[2], "energy", "shell", "C1", theory["energy"])
+    axes[2].set_ylabel("training errors per weight E/N")
+    for ax in axes:
+        ax.set_xlabel("1/N")
     handles, names = [], []
-    for ax in (left, gain, right):
+    for ax in axes[:2]:
         h, n = ax.get_legend_handles_labels()
         handles += h
         names += n
     extra = {"Franz–Parisi, N = ∞": legend_entry(marker="D", mfc="none", ls="", ms=4),
              "N → ∞ intercept": legend_entry(marker="o", mfc="white", ls="", ms=3)}
-    fig.legend(handles + list(extra.values()), names + list(extra), loc="outside lower center", ncols=3)
+    fig.legend(handles + list(extra.values()), names + list(extra), loc="outside lower center", ncols=4)
     label_panels(axes)
     return fig, rows
