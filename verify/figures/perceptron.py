@@ -608,7 +608,7 @@ def fig_hard_window_local_entropy(verdicts):
     axes[1].set_ylabel("R(d) − ½R̃")
     series(axes[2], "reference_energy", "references", "C0", theory["reference_energy"])
     series(axes[2], "energy", "shell", "C1", theory["energy"])
-    axes[2].set_ylabel("training errors per weight E/N")
+    axes[2].set_ylabel("training errors E/N")
     for ax in axes:
         ax.set_xlabel("1/N")
     handles, names = [], []
@@ -618,6 +618,6 @@ def fig_hard_window_local_entropy(verdicts):
         names += n
     extra = {"Franz–Parisi, N = ∞": legend_entry(marker="D", mfc="none", ls="", ms=4),
              "N → ∞ intercept": legend_entry(marker="o", mfc="white", ls="", ms=3)}
-    fig.legend(handles + list(extra.values()), names + list(extra), loc="outside lower center", ncols=4)
+    fig.legend(handles + list(extra.values()), names + list(extra), loc="outside lower center", ncols=3)
     label_panels(axes)
     return fig, rows
