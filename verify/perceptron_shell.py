@@ -38,7 +38,7 @@ from gentheory.solvers.perceptron_teacher import teacher_franz_parisi, teacher_r
 from gentheory.theory._validation import ParameterError, check_int, check_range
 from gentheory.verify._stats import extrapolate_intercept, stderr
 from gentheory.verify.core import Claim, Estimate, Observation, Rival, register
-from gentheory.verify.perceptron import REFERENCE, _load, _teacher_patterns
+from gentheory.verify.perceptron import REFERENCE, MetropolisConfig, _load, _teacher_patterns
 
 __all__ = ["gibbs_sample", "ShellAverages", "shell_metropolis", "ShellParams", "ShellConfig",
            "HardWindowLocalEntropy"]
@@ -191,32 +191,20 @@ class ShellParams:
 
 
 @dataclass(frozen=True, kw_only=True)
-class ShellConfig:
-    """Sizes N; chains (one instance and one reference each) at the largest N, smaller sizes getting
-    chains × N_max/N (equal cost per size and, at a spread ∝ N^{-1/2}, equal standard errors); sweeps of the
-    reference chain, and sweeps and burn-in of the shell chain."""
+class ShellConfig(MetropolisConfig):
+    """:class:`~gentheory.verify.perceptron.MetropolisConfig` (sizes; chains at the largest N, one instance and one
+    reference each, smaller sizes getting chains × N_max/N — equal cost per size and, at a spread ∝ N^{-1/2},
+    equal standard errors; sweeps and burn-in of the shell chain) and the sweeps of the reference chain."""
 
     sizes: tuple[int, ...] = (50, 100, 200)
     chains: int = 64
-    reference_sweeps: int = 200
     sweeps: int = 350
     burn_in: int = 150
+    reference_sweeps: int = 200
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "sizes", tuple(int(n) for n in self.sizes))
-        if len(self.sizes) < 3:
-            raise ParameterError(f"sizes = {self.sizes}: the 1/N extrapolation needs at least 3 sizes")
-        for n in self.sizes:
-            check_int("sizes", n, low=10, high=5000)
-        check_int("chains", self.chains, low=2)
+        super().__post_init__()
         check_int("reference_sweeps", self.reference_sweeps, low=2)
-        check_int("sweeps", self.sweeps, low=2)
-        check_int("burn_in", self.burn_in, low=0, high=self.sweeps - 2)
-        if (self.sweeps - self.burn_in) % 2:
-            raise ParameterError(f"sweeps − burn_in = {self.sweeps - self.burn_in} must be even (two halves)")
-
-    def count(self, n: int) -> int:
-        return int(round(self.chains * max(self.sizes) / n))
 
 
 def _steps(distance: float, n: int) -> int:
