@@ -194,17 +194,23 @@ class ShellParams:
 class ShellConfig(MetropolisConfig):
     """:class:`~gentheory.verify.perceptron.MetropolisConfig` (sizes; chains at the largest N, one instance and one
     reference each, smaller sizes getting chains × N_max/N — equal cost per size and, at a spread ∝ N^{-1/2},
-    equal standard errors; sweeps and burn-in of the shell chain) and the sweeps of the reference chain."""
+    equal standard errors; sweeps and burn-in of the shell chain) and the sweeps of the reference chain at the
+    largest N (:meth:`reference_sweeps_at`: fewer at smaller N, whose chains relax sooner)."""
 
     sizes: tuple[int, ...] = (50, 100, 200)
     chains: int = 64
     sweeps: int = 350
     burn_in: int = 150
-    reference_sweeps: int = 200
+    reference_sweeps: int = 400
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        check_int("reference_sweeps", self.reference_sweeps, low=2)
+        check_int("reference_sweeps", self.reference_sweeps, low=2 * max(self.sizes) // min(self.sizes))
+
+    def reference_sweeps_at(self, n: int) -> int:
+        """``reference_sweeps`` × N/N_max: the reference's relaxation time grows at least linearly with N (pilots:
+        ≈ 100–250 sweeps at N = 200, ≈ 1000 at N = 400)."""
+        return int(round(self.reference_sweeps * n / max(self.sizes)))
 
 
 def _steps(distance: float, n: int) -> int:
@@ -224,9 +230,9 @@ def shell_size_run(p: ShellParams, n: int, chains: int, cfg: ShellConfig, rng: n
     for c, inst in enumerate(rng.spawn(chains)):
         x, y = _teacher_patterns(n, m_pat, inst)
         folded[c] = x * y[:, None]
-    halfway = gibbs_sample(folded, beta=p.beta_ref, sweeps=cfg.reference_sweeps // 2, rng=rng)
-    references = gibbs_sample(folded, beta=p.beta_ref, sweeps=cfg.reference_sweeps - cfg.reference_sweeps // 2,
-                              rng=rng, start=halfway)
+    total = cfg.reference_sweeps_at(n)
+    halfway = gibbs_sample(folded, beta=p.beta_ref, sweeps=total // 2, rng=rng)
+    references = gibbs_sample(folded, beta=p.beta_ref, sweeps=total - total // 2, rng=rng, start=halfway)
     half_energy, ref_energy = (np.sum(np.einsum("cmn,cn->cm", folded, w) < 0, axis=1) / n
                                for w in (halfway, references))
     shell = shell_metropolis(folded, references, steps=steps, beta=p.beta, sweeps=cfg.sweeps, burn_in=cfg.burn_in,
@@ -300,8 +306,8 @@ class HardWindowLocalEntropy(Claim):
     # pilots (docs/calibration.md): per-chain spread of R(d) − ½R̃ ≈ 0.033 at N = 200 (∝ N^{-1/2}); the quick design
     # gives SE ≈ 0.0055, δ_min ≈ 4.1·SE ≈ 0.8 of the quick relevance. The pair moves' acceptance falls like N^{-1.3}
     # (6 %, 2.7 %, 0.9 %, 0.25 % at N = 50…400) and the reference's relaxation time grows with N (its energy reaches
-    # the RS value by ≈ 200 sweeps at N = 200, ≈ 1000 at N = 400; 300 sweeps left it 6 % high there): the paper's
-    # N = 400 needs the longer chains
+    # the RS value by ≈ 250 sweeps at N = 200, ≈ 1000 at N = 400; 300 sweeps left it 6 % high there, and a quick
+    # calibration with 200 at every size found it still falling at N = 200, by 0.006 per weight over the last 100)
     scales = {"quick": ShellConfig(),
               "paper": ShellConfig(sizes=(50, 100, 200, 400), chains=128, reference_sweeps=1200, sweeps=1200,
                                    burn_in=600)}

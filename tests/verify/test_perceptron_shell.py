@@ -111,3 +111,13 @@ def test_bad_input_is_refused_with_its_name() -> None:
         ps.ShellParams(distance=0.5)
     with pytest.raises(ParameterError, match="distance"):
         ps.shell_size_run(ps.ShellParams(distance=0.15), 50, 2, ps.ShellConfig(), rng)
+
+
+def test_reference_sweeps_scale_with_the_size() -> None:
+    cfg = ps.ShellConfig(sizes=(50, 100, 200, 400), reference_sweeps=1200)
+    assert [cfg.reference_sweeps_at(n) for n in cfg.sizes] == [150, 300, 600, 1200]
+    with pytest.raises(ParameterError, match="reference_sweeps"):
+        ps.ShellConfig(sizes=(50, 100, 200), reference_sweeps=7)  # 1.75 sweeps at N = 50
+    rng = np.random.default_rng(0)
+    with pytest.raises(ParameterError, match="start"):
+        ps.gibbs_sample(_instances(2, 6, 8, rng), beta=1.0, sweeps=2, rng=rng, start=np.ones((2, 7)))
