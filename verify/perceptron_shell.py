@@ -14,7 +14,7 @@ Two chains per instance, all instances of a size as one array (O(M) per move for
 * :func:`gibbs_sample` — the reference: single-site Metropolis at β̃ on the error-counting energy from a uniform
   random start, the final configuration kept. At N ≤ 24 the enumeration pilots showed why large N is needed: the
   finite-β measure there still sits in the teacher's basin (its free entropy 0 against the poor branch's φN); at
-  α = 1.4, β̃ = 1.5, φ = 0.0957, so that basin weighs e^{−0.096N}, 10⁻⁴ at N = 100.
+  α = 1.4, β̃ = 1.5, φ = 0.1224, so that basin weighs e^{−0.122N}, 5·10⁻⁶ at N = 100 (0.7 % at N = 40).
 * :func:`shell_metropolis` — the constrained configurations: Metropolis at β on pair moves that swap one site of the
   flipped set D (|D| = h, W_i = −W̃_i) with one outside it, which keeps the Hamming distance exactly h; the move is
   symmetric (h(N − h) pairs from every state), so acceptance min(1, e^{−βΔE}) samples the constrained measure
@@ -291,13 +291,13 @@ class HardWindowLocalEntropy(Claim):
                  "gain of 0.0600 over the references — more than typical configurations (gain 0) and more than "
                  "typical configurations at the shell's own, lower, training energy (gain 0.0367): the dense "
                  "finite-energy regions generalize better than their energy alone explains. Asserted: "
-                 "R(d) − ½R̃ = 0.3064 per chain, extrapolated in 1/N from Monte Carlo at N = 40…160 (paper 50…400).")
+                 "R(d) − ½R̃ = 0.3063 per chain, extrapolated in 1/N from Monte Carlo at N = 40…160 (paper 50…400).")
     rivals = (Rival("gibbs_equilibrium", "The configurations near a typical reference are typical of the Gibbs "
                                          "measure, or generalize like their centre: R(d) = R̃, so R(d) − ½R̃ = 0.2464.",
                     nearest=True),
               Rival("matched_energy", "The shell is the equilibrium state at its own training energy (the potential's "
                                       "e(d) = 0.1398 per weight, reached at β' = 1.694): its teacher overlap is that "
-                                      "state's R = 0.5294 — energy alone explains the gain; R(d) − ½R̃ = 0.2830.",
+                                      "state's R = 0.5294 — energy alone explains the gain; R(d) − ½R̃ = 0.2831.",
                     nearest=True, scales=("paper",)))
     reference = (f"{REFERENCE} (abstract: wide finite-energy regions retain good generalization; §4d teacher-centred "
                  "local entropy); Franz & Parisi 1995; Huang & Kabashima 2014")
