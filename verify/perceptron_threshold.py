@@ -350,8 +350,8 @@ class OGPEpsilonAccess(Claim):
 
     id = "perceptron.ogp_epsilon_access"
     statement = ("Storage, κ = 0: reinforced AMP (β = ∞, reinforcement 10⁻³) finds configurations of training error "
-                 "≤ ε = 2.6·10⁻³ (at most ⌊εM⌋ errors) with a probability that falls through ½ at a load α_alg(ε, N) "
-                 "decreasing with N; its N → ∞ limit stays at or below (α_OGP(0) + α_OGP(ε))/2 = 0.7616, nearer the "
+                 "≤ ε = 2.6·10⁻³ (at most ⌊εM⌋ errors) with a probability that falls through ½ at a load α_alg(ε, N); "
+                 "its N → ∞ limit stays at or below (α_OGP(0) + α_OGP(ε))/2 = 0.7616, nearer the "
                  "zero-error overlap gap 0.7478 than the finite-energy gap α_OGP(ε) = 0.7744 where the Franz–Parisi "
                  "dense region of ε-configurations ends (β = 3). The accessible finite-energy region does not persist up "
                  "to α_OGP(ε) for this algorithm. Paper scale: N = 1000, 2000, 4000, Firth-logistic crossings "
