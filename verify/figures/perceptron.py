@@ -41,6 +41,23 @@ def fig_storage(verdicts):
     return fig, rows
 
 
+def _success_curves(ax, per_size: list[dict], rule: str, colors: dict) -> list[dict]:
+    """Panel of success rates against α per size (dots with Clopper–Pearson intervals, the Firth-logistic fit as a
+    line) for the success rule ``rule`` of the threshold claims' per-size rows; returns the plotted rows."""
+    rows = []
+    for r in per_size:
+        n, loads, reps, row = r["n"], r["loads"], r["instances"], r[f"eps={rule}"]
+        for k, (a, succ) in enumerate(zip(loads, row["successes"])):
+            low, high = binomial_interval(int(succ), int(reps))
+            simulation_interval(ax, float(a), succ / reps, low, high, color=colors[n], ms=2, elinewidth=0.6,
+                                label=f"N = {n}" if k == 0 else None)
+            rows.append({"panel": "a", "N": n, "alpha": a, "success": succ / reps, "ci_low": low, "ci_high": high,
+                         "allowed_errors": row["allowed"][k]})
+        grid = np.linspace(min(loads), max(loads), 80)
+        ax.plot(grid, 1 / (1 + np.exp((grid - row["crossing"]) / row["scale"])), "-", lw=0.6, color=colors[n])
+    return rows
+
+
 @figure("perceptron_algorithmic_threshold", claims=("perceptron.message_passing", "perceptron.ogp_growth",
                                                     "perceptron.ogp_epsilon_access"),
         caption="Where reinforced AMP (β = ∞, reinforcement 10⁻³) stops solving random storage instances. (a) Success "
@@ -67,15 +84,7 @@ def fig_algorithmic_threshold(verdicts):
     alpha_le = info.get("alpha_le")  # absent from stores of code before the α_LE rival
     sizes = [r["n"] for r in info["per_size"]]
     colors = {n: f"C{k}" for k, n in enumerate(sizes)}
-    for r in info["per_size"]:
-        n, loads, reps, row0 = r["n"], r["loads"], r["instances"], r["eps=0"]
-        for k, (a, succ) in enumerate(zip(loads, row0["successes"])):
-            low, high = binomial_interval(int(succ), int(reps))
-            simulation_interval(axes[0], float(a), succ / reps, low, high, color=colors[n], ms=2, elinewidth=0.6,
-                                label=f"N = {n}" if k == 0 else None)
-            rows.append({"panel": "a", "N": n, "alpha": a, "success": succ / reps, "ci_low": low, "ci_high": high})
-        grid = np.linspace(min(loads), max(loads), 80)
-        axes[0].plot(grid, 1 / (1 + np.exp((grid - row0["crossing"]) / row0["scale"])), "-", lw=0.6, color=colors[n])
+    rows += _success_curves(axes[0], info["per_size"], "0", colors)
     for ax in axes[:2]:
         ax.axvline(alpha_ogp, color="k", lw=0.8) if ax is axes[0] else ax.axhline(alpha_ogp, color="k", lw=0.8)
     axes[0].axvline(fl_rdt, color="0.4", lw=0.6, ls="--")
@@ -160,16 +169,7 @@ def fig_ogp_epsilon_access(verdicts):
     colors = {n: f"C{k}" for k, n in enumerate(sizes)}
     rows = []
     ax = axes[0]
-    for r in info["per_size"]:
-        n, loads, reps, row = r["n"], r["loads"], r["instances"], r["eps=floor"]
-        for k, (a, succ) in enumerate(zip(loads, row["successes"])):
-            low, high = binomial_interval(int(succ), int(reps))
-            simulation_interval(ax, float(a), succ / reps, low, high, color=colors[n], ms=2, elinewidth=0.6,
-                                label=f"N = {n}" if k == 0 else None)
-            rows.append({"panel": "a", "N": n, "alpha": a, "success": succ / reps, "ci_low": low, "ci_high": high,
-                         "allowed_errors": row["allowed"][k]})
-        grid = np.linspace(min(loads), max(loads), 80)
-        ax.plot(grid, 1 / (1 + np.exp((grid - row["crossing"]) / row["scale"])), "-", lw=0.6, color=colors[n])
+    rows += _success_curves(ax, info["per_size"], "floor", colors)
     ax.set_ylim(-0.05, 1.05)
     ax.set_xlabel("α")
     ax.set_ylabel(r"success, error $\leq\epsilon$")
