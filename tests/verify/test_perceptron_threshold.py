@@ -142,18 +142,21 @@ def test_access_claim_extrapolates_floor_and_ceil_and_the_covered_zero_error_cro
     assert fits.get("0", {}).get("sizes", []) == covered
 
 
-def test_access_theory_is_the_lower_half_of_the_ogp_window() -> None:
-    """α_alg(ε) ∈ (0, (α_OGP(0) + α_OGP(ε))/2] with both thresholds at their brackets' upper ends (0.7483, 0.7749); the
-    paper's α_OGP(ε) sits at 0.7749 reaching down to 0.7739; relevance at paper is half the window."""
+def test_access_theory_is_the_window_between_the_two_gaps() -> None:
+    """α_alg(ε) ∈ [α_OGP(0), α_OGP(ε)] with both ends at their brackets' upper ends (0.7483, 0.7749); the ε-independent
+    rival sits at α_OGP(0)'s bracket (0.7473–0.7483) on the lower edge, the "reaches the gap" rival at α_OGP(ε)'s
+    (0.7739–0.7749) on the upper edge; relevance at paper is half the window."""
     claim = pt.OGPEpsilonAccess()
     p = pt.AccessParams()
     theory = claim.theory(p)
-    assert theory.value - theory.error_bound == 0
-    assert theory.value + theory.error_bound == pytest.approx((0.7483 + 0.7749) / 2, abs=1e-12)
-    paper = claim.rival("accessible_up_to_ogp_epsilon", p)
-    assert paper.value == pytest.approx(0.7749, abs=1e-12) and paper.value - paper.error_bound == pytest.approx(0.7739)
+    assert theory.value - theory.error_bound == pytest.approx(0.7483, abs=1e-12)
+    assert theory.value + theory.error_bound == pytest.approx(0.7749, abs=1e-12)
+    frozen = claim.rival("no_finite_energy_access", p)
+    assert frozen.value == pytest.approx(0.7473) and frozen.value + frozen.error_bound == pytest.approx(0.7483)
+    reach = claim.rival("reaches_ogp_epsilon", p)
+    assert reach.value == pytest.approx(0.7749) and reach.value - reach.error_bound == pytest.approx(0.7739)
     assert claim.relevance_floor("paper") <= (0.7744 - 0.7478) / 2 < 1.05 * claim.relevance_floor("paper")
-    assert claim.relevance_floor("quick") <= (sp_.storage_capacity() - 0.7616) / 2
+    assert claim.relevance_floor("quick") <= (sp_.storage_capacity() - theory.value) / 2
 
 
 def test_ogp_brackets_match_the_run_of_ogp_growth(quick_results) -> None:
