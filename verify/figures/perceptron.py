@@ -549,7 +549,7 @@ def _hinge_panel(ax, verdict) -> list[dict]:
 @figure("perceptron_finite_energy", claims=("perceptron.finite_energy_generalization",),
         caption="Teacher–student in the hard window (between the first-order transition α_GD and the spinodal, grey "
                 "verticals): reinforced AMP with the finite-β channel against the same algorithm at β = ∞, paired by "
-                "instance and start (N = 600 at α = 1.3 at quick scale; N = 1000 at α = 1.25…1.4 at paper scale). (a) "
+                "instance and start (α = 1.3: N = 600 at quick scale, N = 1000 at paper scale). (a) "
                 "Generalization error ε_g = arccos(R)/π of the configurations reached (marks ±z*·se, drawn slightly "
                 "apart in α; none is a zero-error solution) against the RS levels of the hard phase: the Gibbs poor "
                 "branch (a typical solution, dashed), the rounded Bayes-AMP marginals (dash-dotted) and the "
