@@ -46,7 +46,7 @@ def test_crossing_is_finite_under_complete_separation() -> None:
 
 
 def test_wald_interval_of_the_crossing_covers_at_the_quick_design() -> None:
-    """Logistic truth at the claim's quick design (crossing 0.746, scale 0.024, 20 instances per load): the ±1.96 se
+    """Logistic truth at the claim's quick design (crossing 0.746, scale 0.024, 14 instances per load): the ±1.96 se
     interval covers in 95 % of 1000 draws up to 4 binomial standard errors (0.028); a se off by 20 % would cover
     90 % or 98.5 %."""
     rng = np.random.default_rng(28)
@@ -55,7 +55,7 @@ def test_wald_interval_of_the_crossing_covers_at_the_quick_design() -> None:
     draws = 1000
     covered = 0
     for _ in range(draws):
-        fit = pt.success_crossing(QUICK_LOADS, rng.binomial(20, p), [20] * 5)
+        fit = pt.success_crossing(QUICK_LOADS, rng.binomial(14, p), [14] * 5)
         covered += abs(fit.crossing - truth) < 1.96 * fit.se
     assert abs(covered / draws - 0.95) < 4 * math.sqrt(0.95 * 0.05 / draws)
 
@@ -105,22 +105,67 @@ def test_theory_is_the_one_sided_bound_and_the_relevance_half_the_distance_to_th
 
 def test_tolerance_allowances_bracket_eps_m() -> None:
     m_pat = np.array([330.0, 385.0, 690.0, 770.0])
-    rules = dict(pt._allowances((2.6e-3,), m_pat))
-    assert rules["0"].tolist() == [0, 0, 0, 0]
+    rules = pt.tolerance_allowances(2.6e-3, m_pat)
     # ε·M = 0.858, 1.001, 1.794, 2.002: ⌊·⌋ ≤ εM ≤ ⌈·⌉, and ε·M integral to rounding gives the same count both ways
-    assert rules["0.0026"].tolist() == [0, 1, 1, 2]
-    assert rules["0.0026:ceil"].tolist() == [1, 2, 2, 3]
-    exact = dict(pt._allowances((0.01,), np.array([300.0])))
-    assert exact["0.01"].tolist() == exact["0.01:ceil"].tolist() == [3]
+    assert rules["floor"].tolist() == [0, 1, 1, 2]
+    assert rules["ceil"].tolist() == [1, 2, 2, 3]
+    exact = pt.tolerance_allowances(0.01, np.array([300.0]))
+    assert exact["floor"].tolist() == exact["ceil"].tolist() == [3]
+    with pytest.raises(ParameterError, match="tolerance"):
+        pt.tolerance_allowances(0.0, m_pat)
 
 
-def test_tolerance_thresholds_extrapolate_only_sizes_that_allow_an_error_everywhere() -> None:
-    claim = pt.AlgorithmicThreshold()
-    cfg = pt.ThresholdConfig(sizes=(60, 120, 240), loads=((0.5, 0.7, 0.9),) * 3, instances=(3, 3, 3))
-    # ε = 0.02: ⌊εM⌋ = 0 at M = 30, 42 (N = 60), ≥ 1 from N = 120 on (M ≥ 60)
-    obs = claim.simulate(pt.ThresholdParams(tolerances=(0.02,)), cfg, np.random.default_rng(5))
+def test_access_claim_needs_an_allowed_error_at_every_size_and_load() -> None:
+    claim = pt.OGPEpsilonAccess()
+    # ε = 2.6·10⁻³: M = 210…240 at N = 300 allows no error; the claim refuses rather than mixing in ε = 0's curve
+    cfg = pt.ThresholdConfig(sizes=(300, 600), loads=((0.7, 0.75, 0.8),) * 2, instances=(2, 2))
+    with pytest.raises(ParameterError, match="⌊εM⌋ = 0"):
+        claim.simulate(pt.AccessParams(), cfg, np.random.default_rng(5))
+    with pytest.raises(ParameterError, match="tolerance"):
+        pt.AccessParams(tolerance=6.4e-4)
+
+
+def test_access_claim_extrapolates_floor_and_ceil_and_the_covered_zero_error_crossings() -> None:
+    claim = pt.OGPEpsilonAccess()
+    cfg = pt.ThresholdConfig(sizes=(600, 800), loads=((0.70, 0.76, 0.82),) * 2, instances=(3, 3))
+    obs = claim.simulate(pt.AccessParams(), cfg, np.random.default_rng(3))
     fits = obs.info["extrapolated"]
-    assert fits["0"]["sizes"] == [60, 120, 240]
-    assert fits["0.02"]["sizes"] == fits["0.02:ceil"]["sizes"] == [120, 240]
-    first = obs.info["per_size"][0]
-    assert min(first["eps=0.02"]["allowed"]) == 0 and min(first["eps=0.02:ceil"]["allowed"]) == 1
+    assert obs.measured.value == fits["floor"]["value"] and obs.measured.stderr == fits["floor"]["se"]
+    assert fits["floor"]["sizes"] == fits["ceil"]["sizes"] == [600, 800]
+    for row in obs.info["per_size"]:
+        floor, ceil, zero = row["eps=floor"], row["eps=ceil"], row["eps=0"]
+        # more errors allowed, never fewer successes
+        assert np.all(np.array(zero["successes"]) <= floor["successes"])
+        assert np.all(np.array(floor["successes"]) <= ceil["successes"])
+        assert min(floor["allowed"]) >= 1
+    covered = [r["n"] for r in obs.info["per_size"] if r["loads"][0] <= r["eps=0"]["crossing"] <= r["loads"][-1]]
+    assert fits.get("0", {}).get("sizes", []) == covered
+
+
+def test_access_theory_is_the_window_between_the_two_gaps() -> None:
+    """α_alg(ε) ∈ [α_OGP(0), α_OGP(ε)] with both ends at their brackets' upper ends (0.7483, 0.7749); the ε-independent
+    rival sits at α_OGP(0)'s bracket (0.7473–0.7483) on the lower edge, the "reaches the gap" rival at α_OGP(ε)'s
+    (0.7739–0.7749) on the upper edge; relevance at paper is half the window."""
+    claim = pt.OGPEpsilonAccess()
+    p = pt.AccessParams()
+    theory = claim.theory(p)
+    assert theory.value - theory.error_bound == pytest.approx(0.7483, abs=1e-12)
+    assert theory.value + theory.error_bound == pytest.approx(0.7749, abs=1e-12)
+    frozen = claim.rival("no_finite_energy_access", p)
+    assert frozen.value == pytest.approx(0.7473) and frozen.value + frozen.error_bound == pytest.approx(0.7483)
+    reach = claim.rival("reaches_ogp_epsilon", p)
+    assert reach.value == pytest.approx(0.7749) and reach.value - reach.error_bound == pytest.approx(0.7739)
+    assert claim.relevance_floor("paper") <= (0.7744 - 0.7478) / 2 < 1.05 * claim.relevance_floor("paper")
+    assert claim.relevance_floor("quick") <= (sp_.storage_capacity() - theory.value) / 2
+
+
+def test_ogp_brackets_match_the_run_of_ogp_growth(quick_results) -> None:
+    """The constants the two claims use are the thresholds perceptron.ogp_growth solves at every run: its quick point's
+    α_OGP at β = ∞ and β = 3 lie in OGP_QUICK_BRACKETS (it raises otherwise) and its ε at β = 3 in OGP_EPSILON_BRACKET."""
+    _, verdicts = quick_results
+    info = verdicts["perceptron.ogp_growth"].points[0].info
+    eps, bound = info["train_error"][2], info["train_error_bound"][2]
+    assert pt.OGP_EPSILON_BRACKET[0] <= eps - bound and eps + bound <= pt.OGP_EPSILON_BRACKET[1]
+    for k in (0, 2):
+        low, high = info["bracket"][k]
+        assert (low, high) == pytest.approx(pt.OGP_QUICK_BRACKETS[k], abs=1e-12)
