@@ -155,8 +155,8 @@ def fig_algorithmic_threshold(verdicts):
                 "(black: the ε-independent rival) and the finite-energy gap α_OGP(ε) at β = 3 (red dashed). (b) The load "
                 "of success ½ per size against 1/N (filled: ⌊εM⌋ errors, asserted; open triangles: ⌈εM⌉, reported; open "
                 "circles: no error, where the load grid covers it; ±z*·se), the weighted fits and N = ∞ intercepts "
-                "(squares, ±z*·se, set 3 % of the axis apart, the reported ones grey; at quick scale one size, no fit); shaded: what the theory allows, α_OGP(0) < α_alg(ε) "
-                "≤ α_OGP(ε).",
+                "(squares, ±z*·se, set 3 % of the axis apart, the reported ones grey; at quick scale one size, no "
+                "fit); shaded: what the theory allows, α_OGP(0) < α_alg(ε) ≤ α_OGP(ε).",
         panels=(1, 2), aspect=1.6)
 def fig_ogp_epsilon_access(verdicts):
     import matplotlib.pyplot as plt
