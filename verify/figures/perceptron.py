@@ -392,7 +392,7 @@ def fig_enumeration(verdicts):
 
 @figure("perceptron_dynamics", claims=("perceptron.metropolis_equilibrium",),
         caption="(a) Metropolis training error per size (±z*·se) against 1/N at α = ½ with the RS Gibbs value (diamonds, "
-                "1/N = 0): β = 1, 2 extrapolate onto RS; at β = 3 the dynamics fall out of equilibrium as N grows. "
+                "1/N = 0): β = 1, 2 extrapolate onto RS; at β = 3 (paper scale) the dynamics fall out of equilibrium as N grows. "
                 "(b) Microcanonical entropy s(ε) of configurations with training error ε (RS by Legendre transform, "
                 "solid; annealed ln2 + α[H₂(ε) − ln2], dashed) at α = ½ and 0.8.", panels=(1, 2), aspect=1.5)
 def fig_dynamics(verdicts):
