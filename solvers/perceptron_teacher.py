@@ -63,7 +63,7 @@ from gentheory.solvers.perceptron import (MAX_LOAD, _channel, _log2cosh, log_h, 
 from gentheory.theory._validation import check_int, check_range, checked_arguments
 
 __all__ = ["TeacherReference", "teacher_reference", "TeacherFranzParisi", "teacher_franz_parisi",
-           "teacher_franz_parisi_maximum"]
+           "teacher_franz_parisi_maximum", "teacher_best_shell"]
 
 
 @dataclass(frozen=True)
@@ -387,3 +387,34 @@ def teacher_franz_parisi_maximum(alpha: float, *, kappa_ref: float, beta: float 
     start = (free.q, free.r * ref.r + 0.5 * (ref.q - ref.r**2) * 0.1, free.r, free.r * ref.r + 0.1)
     return _solve(_TeacherFPModel(alpha, beta, ref), None, start, damping=damping, tol=tol, max_iter=max_iter,
                   what=f"teacher_franz_parisi_maximum(alpha = {alpha}, kappa_ref = {kappa_ref}, beta = {beta})")
+
+
+@checked_arguments
+def teacher_best_shell(alpha: float, *, beta: float, distances: tuple[float, float] = (0.02, 0.4),
+                       xtol: float = 1e-3) -> TeacherFranzParisi:
+    r"""The best-generalizing shell of the dense finite-energy regions: the distance d that maximises the teacher
+    overlap R(d) of :func:`teacher_franz_parisi` around a reference drawn at the shell's own temperature (β̃ = β,
+    κ̃ = 0), by bounded Brent search over ``distances`` to ``xtol`` in d (R is flat at its maximum, so R is far more
+    accurate than d: an error δ in d moves R by O(δ²)). Returns the potential at that d; ε_g = arccos(R)/π is the
+    local-entropy prediction of how well finite-energy configurations near typical low-energy ones generalize.
+
+    At d → 0 and at the potential's maximum (the free Gibbs state) R equals the reference's R̃, so an interior
+    maximum is a gain of the dense regions; raises if the search ends at an end of ``distances`` (no interior
+    maximum there) or does not converge."""
+    check_range("beta", beta, low=1e-6, high=50)
+    low, high = distances
+    check_range("distances", low, low=0, high=0.5, low_open=True, high_open=True)
+    check_range("distances", high, low=low, high=0.5, low_open=True, high_open=True)
+    check_range("xtol", xtol, low=0, high=0.05, low_open=True)
+
+    def shell(d: float) -> TeacherFranzParisi:
+        return teacher_franz_parisi(alpha, float(d), kappa_ref=0.0, beta=beta, beta_ref=beta, damping=0.0)
+
+    found = optimize.minimize_scalar(lambda d: -shell(d).overlap, bounds=(low, high), method="bounded",
+                                     options={"xatol": xtol})
+    if not found.success:
+        raise SolverConvergenceError(f"teacher_best_shell(alpha = {alpha}, beta = {beta}): {found.message}")
+    if min(found.x - low, high - found.x) < 2 * xtol:
+        raise SolverConvergenceError(f"teacher_best_shell(alpha = {alpha}, beta = {beta}): the maximum of R(d) is at "
+                                     f"the end d = {found.x:.4f} of {distances}: no interior maximum")
+    return shell(found.x)

@@ -42,6 +42,7 @@ from scipy import special
 from gentheory.theory._validation import ParameterError, check_int, check_range
 from gentheory.solvers import perceptron as sp_
 from gentheory.solvers._errors import SolverConvergenceError
+from gentheory.solvers.perceptron_teacher import teacher_best_shell
 from gentheory.verify._seeding import to_jsonable
 from gentheory.verify._stats import control_variate_mean, extrapolate_intercept, stderr, weighted_least_squares
 from gentheory.verify.core import Claim, Estimate, Observation, Rival, register
@@ -999,13 +1000,24 @@ class ThermalParams:
     betas: tuple[float, ...] = (2.0,)
     #: bound on the finite-size cost of the finite-β channel, ε_g(β) − ε_g(∞) ≥ 0 at finite N (from pilot seeds)
     finite_size_bound: float = 0.0
+    #: further loads of the window, measured the same way and reported (info ``window``), not asserted
+    probe_alphas: tuple[float, ...] = ()
+    #: also solve, per load and finite β, the equilibrium Gibbs ε_g and the best shell of the teacher-centred local
+    #: entropy (:func:`~gentheory.solvers.perceptron_teacher.teacher_best_shell`, ≈ 30 s each), for the record
+    theory_levels: bool = False
 
     def __post_init__(self) -> None:
-        check_range("alpha", self.alpha, low=0, low_open=True)
+        check_range("alpha", self.alpha, low=0, low_open=True, high=sp_.MAX_LOAD)
         check_range("finite_size_bound", self.finite_size_bound, low=0)
         object.__setattr__(self, "betas", tuple(float(b) for b in self.betas))
+        object.__setattr__(self, "probe_alphas", tuple(float(a) for a in self.probe_alphas))
         for b in self.betas:
-            check_range("betas", b, low=0, low_open=True, why="finite inverse temperatures (β = ∞ is the reference run)")
+            check_range("betas", b, low=0, low_open=True, high=50,
+                        why="finite inverse temperatures (β = ∞ is the reference run)")
+        for a in self.probe_alphas:
+            check_range("probe_alphas", a, low=0, low_open=True, high=sp_.MAX_LOAD)
+        if self.alpha in self.probe_alphas:
+            raise ParameterError(f"probe_alphas = {self.probe_alphas} repeats the asserted load alpha = {self.alpha}")
 
 
 #: The finite-β channel's finite-size cost at the claim's quick design (α = 1.3, β = 2, N = 600, reinforcement 10⁻³):
@@ -1041,7 +1053,10 @@ class FiniteEnergyGeneralization(Claim):
     hurts (README, docs/paper_scale.md). Across the window (a recorded paper-scale run of this claim swept over
     α = 1.25, 1.3, 1.35, 1.4 with 64 instances, stop 62) the difference rises with α, +0.0016 ± 0.0020, +0.0058 ±
     0.0026, +0.0106 ± 0.0028, +0.0182 ± 0.0048: no thermal gain anywhere, and a cost of the finite-β channel that
-    outgrows the α = 1.3 bound toward the spinodal, so the point statement is asserted at α = 1.3 only."""
+    outgrows the α = 1.3 bound toward the spinodal, so the point statement is asserted at α = 1.3 only. The paper
+    point measures the other three loads the same way and reports them (info ``window``, with the equilibrium Gibbs
+    ε_g at each finite β and the teacher-centred local entropy's best shell there, the dense finite-energy regions'
+    prediction, :func:`~gentheory.solvers.perceptron_teacher.teacher_best_shell`)."""
 
     id = "perceptron.finite_energy_generalization"
     statement = ("Teacher–student in the hard window (α = 1.3, between the first-order transition α_GD = 1.2447 and "
@@ -1068,8 +1083,10 @@ class FiniteEnergyGeneralization(Claim):
     relevance_abs = 0.03
 
     def sweep(self, scale: str) -> list[ThermalParams]:
-        return [ThermalParams(alpha=1.3, betas=(2.0,) if scale == "quick" else (2.0, 3.0),
-                              finite_size_bound=THERMAL_FINITE_SIZE_BOUND)]
+        if scale == "quick":
+            return [ThermalParams(alpha=1.3, betas=(2.0,), finite_size_bound=THERMAL_FINITE_SIZE_BOUND)]
+        return [ThermalParams(alpha=1.3, betas=(2.0, 3.0), finite_size_bound=THERMAL_FINITE_SIZE_BOUND,
+                              probe_alphas=(1.25, 1.35, 1.4), theory_levels=True)]
 
     def theory(self, p: ThermalParams) -> Estimate:
         return Estimate(np.zeros(len(p.betas)), error_bound=np.full(len(p.betas), p.finite_size_bound))
@@ -1080,28 +1097,55 @@ class FiniteEnergyGeneralization(Claim):
 
     def simulate(self, p: ThermalParams, cfg: AMPConfig, rng: np.random.Generator) -> Observation:
         betas = (*p.betas, math.inf)
-        m_pat = int(round(p.alpha * cfg.n))
-        eg = np.empty((cfg.instances, len(betas)))
-        train, iters, solved = np.empty_like(eg), np.empty_like(eg), np.zeros(len(betas), int)
-        for i, inst in enumerate(rng.spawn(cfg.instances)):
-            x, y = _teacher_patterns(cfg.n, m_pat, inst)
-            runs = paired_reinforced_amp(x * y[:, None], betas, reinforcement=cfg.reinforcement, rng=inst)
-            for j, run in enumerate(runs):
-                # teacher W* = (1, …, 1): overlap R = mean(W), ε_g = arccos(R)/π
-                eg[i, j] = math.acos(float(np.mean(run.weights))) / math.pi
-                train[i, j], iters[i, j] = run.train_error, run.iterations
-                solved[j] += run.solved
-        diff = eg[:, :-1] - eg[:, -1:]
-        gibbs, bayes = _poor_branch_errors(p.alpha)
-        mean_eg = eg.mean(axis=0)
-        se_eg = eg.std(axis=0, ddof=1) / math.sqrt(cfg.instances)
-        return Observation(Estimate.from_replicates(diff), aux={"generalization_errors": eg, "train_errors": train},
-                           info={"betas": [str(b) for b in betas], "mean_generalization_error": mean_eg.tolist(),
-                                 "generalization_error_se": se_eg.tolist(),
-                                 "mean_train_error": train.mean(axis=0).tolist(),
-                                 "median_iterations": np.median(iters, axis=0).tolist(),
-                                 "zero_error_solutions": solved.tolist(),
-                                 "gibbs_poor_branch": gibbs, "bayes_poor_branch": bayes})
+        # the asserted load's instances are the point's first children whatever the probes (spawned after them)
+        asserted = rng.spawn(cfg.instances)
+        loads = [(p.alpha, asserted), *((a, rng.spawn(cfg.instances)) for a in p.probe_alphas)]
+        window = [_paired_finite_energy_runs(alpha, betas, cfg, streams) for alpha, streams in loads]
+        if p.theory_levels:
+            for row in window:
+                shells = [teacher_best_shell(row["alpha"], beta=b) for b in p.betas]
+                row["local_entropy_generalization_error"] = [sh.generalization_error for sh in shells]
+                row["local_entropy_distance"] = [sh.distance for sh in shells]
+                row["equilibrium_generalization_error"] = [
+                    math.acos(sp_.teacher_student_finite(row["alpha"], b).r) / math.pi for b in p.betas]
+        first = window[0]
+        eg = first.pop("generalization_errors")
+        train = first.pop("train_errors")
+        for row in window[1:]:
+            del row["generalization_errors"], row["train_errors"]
+        info = {k: first[k] for k in ("betas", "mean_generalization_error", "generalization_error_se",
+                                      "mean_train_error", "median_iterations", "zero_error_solutions",
+                                      "gibbs_poor_branch", "bayes_poor_branch")}
+        return Observation(Estimate.from_replicates(eg[:, :-1] - eg[:, -1:]),
+                           aux={"generalization_errors": eg, "train_errors": train},
+                           info={**info, "window": window})
+
+
+def _paired_finite_energy_runs(alpha: float, betas: tuple[float, ...], cfg: AMPConfig,
+                               streams: Sequence[np.random.Generator]) -> dict:
+    """One teacher–student load of :class:`FiniteEnergyGeneralization`: per instance (one stream each), the paired
+    runs of :func:`paired_reinforced_amp` at ``betas`` (the last ∞); their generalization errors arccos(R)/π
+    (teacher W* = (1, …, 1), R = mean(W)), training errors and iterations, summarised per β, and the paired
+    differences ε_g(β) − ε_g(∞) with their SE."""
+    m_pat = int(round(alpha * cfg.n))
+    eg = np.empty((len(streams), len(betas)))
+    train, iters, solved = np.empty_like(eg), np.empty_like(eg), np.zeros(len(betas), int)
+    for i, inst in enumerate(streams):
+        x, y = _teacher_patterns(cfg.n, m_pat, inst)
+        for j, run in enumerate(paired_reinforced_amp(x * y[:, None], betas, reinforcement=cfg.reinforcement,
+                                                      rng=inst)):
+            eg[i, j] = math.acos(float(np.mean(run.weights))) / math.pi
+            train[i, j], iters[i, j] = run.train_error, run.iterations
+            solved[j] += run.solved
+    diff = eg[:, :-1] - eg[:, -1:]
+    gibbs, bayes = _poor_branch_errors(alpha)
+    return {"alpha": alpha, "betas": [str(b) for b in betas], "mean_generalization_error": eg.mean(axis=0).tolist(),
+            "generalization_error_se": (eg.std(axis=0, ddof=1) / math.sqrt(len(streams))).tolist(),
+            "difference": diff.mean(axis=0).tolist(),
+            "difference_se": (diff.std(axis=0, ddof=1) / math.sqrt(len(streams))).tolist(),
+            "mean_train_error": train.mean(axis=0).tolist(), "median_iterations": np.median(iters, axis=0).tolist(),
+            "zero_error_solutions": solved.tolist(), "gibbs_poor_branch": gibbs, "bayes_poor_branch": bayes,
+            "generalization_errors": eg, "train_errors": train}
 
 
 # =========================================================================== enumeration claims

@@ -116,6 +116,18 @@ def test_finite_temperature_reference_exists_in_the_hard_window_and_is_refused_w
         pt_.teacher_reference(1.3, 0.0)
 
 
+def test_best_shell_is_an_interior_maximum_of_the_overlap_with_a_gain_over_the_reference() -> None:
+    """α = 1.3, β = β̃ = 2 (inside the hard window): R(d) at the returned distance is at least R at d ± 0.02, and
+    above the reference's own R̃ (the dense regions' gain); a search interval without the maximum raises."""
+    best = pt_.teacher_best_shell(1.3, beta=2.0, xtol=1e-2)
+    for d in (best.distance - 0.02, best.distance + 0.02):
+        assert pt_.teacher_franz_parisi(1.3, d, kappa_ref=0.0, beta=2.0, beta_ref=2.0, damping=0.0).overlap < best.overlap
+    assert best.overlap > pt_.teacher_reference(1.3, 0.0, 2.0).r + 0.03
+    assert best.generalization_error == pytest.approx(math.acos(best.overlap) / math.pi, abs=1e-15)
+    with pytest.raises(SolverConvergenceError, match="interior"):
+        pt_.teacher_best_shell(1.3, beta=2.0, distances=(0.22, 0.32), xtol=1e-2)
+
+
 @pytest.mark.parametrize("func", ["teacher_franz_parisi", "teacher_franz_parisi_maximum"])
 @pytest.mark.parametrize(("arg", "bad"), [("alpha", math.nan), ("alpha", 5.0), ("alpha", -1.0), ("alpha", "0.5"),
                                           ("kappa_ref", math.inf), ("kappa_ref", -0.1), ("beta", 1e-300),

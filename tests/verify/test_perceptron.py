@@ -338,6 +338,13 @@ def test_paired_runs_are_the_single_runs_on_the_same_start():
         vp.paired_reinforced_amp(f, (2.0, -1.0), rng=rng)
 
 
+def test_thermal_params_refuse_a_probe_at_the_asserted_load():
+    with pytest.raises(ParameterError, match="probe_alphas"):
+        vp.ThermalParams(alpha=1.3, probe_alphas=(1.25, 1.3))
+    with pytest.raises(ParameterError, match="probe_alphas"):
+        vp.ThermalParams(alpha=1.3, probe_alphas=(-1.0,))
+
+
 def _plain_metropolis(folded, beta, sweeps, burn_in, rng):
     """The textbook loop :func:`metropolis` vectorises: one flip at a time, chain by chain."""
     chains, m_pat, n = folded.shape
