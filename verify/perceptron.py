@@ -1767,8 +1767,9 @@ class MetropolisEquilibrium(Claim):
     labels = ("beta=1", "beta=2")
 
     def sweep(self, scale: str) -> list[GibbsParams]:
-        # the β = 3 probe is a third of the quick cost and asserts nothing: paper scale only (the asserted β keep
-        # their streams, the first children of the point's seed either way)
+        # the β = 3 probe is a third of the quick cost and asserts nothing: paper scale only (each β runs on its own
+        # stream, so the asserted β's design and its calibration are unchanged; the point's seed, a hash of the
+        # params, is not)
         return [GibbsParams(probe_betas=() if scale == "quick" else (3.0,))]
 
     def theory(self, p: GibbsParams) -> Estimate:
