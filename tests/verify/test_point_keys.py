@@ -85,7 +85,7 @@ def test_claim_attributes_are_executed_code():
 #: a study's further public modules beyond ``<layer>/<study>.py`` (its second model: ``verify/<study>_<part>.py`` and the
 #: solver it uses), which only that study imports
 STUDY_PARTS = {"strata": ("gluing", "strata_gluing"), "grokking": ("grokking_mlp",),
-               "augmentation": ("augmentation_group", "augmentation_frozen")}
+               "augmentation": ("augmentation_group", "augmentation_frozen"), "perceptron": ("perceptron_teacher",)}
 
 
 @pytest.mark.parametrize("study, module", [(s, s) for s in STUDIES] + [("strata", "strata_gluing"),
