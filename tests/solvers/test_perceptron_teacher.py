@@ -122,7 +122,8 @@ def test_best_shell_is_an_interior_maximum_of_the_overlap_with_a_gain_over_the_r
     best = pt_.teacher_best_shell(1.3, beta=2.0, xtol=1e-2)
     for d in (best.distance - 0.02, best.distance + 0.02):
         assert pt_.teacher_franz_parisi(1.3, d, kappa_ref=0.0, beta=2.0, beta_ref=2.0, damping=0.0).overlap < best.overlap
-    assert best.overlap > pt_.teacher_reference(1.3, 0.0, 2.0).r + 0.03
+    # a gain beyond the quadrature's error, ≤ 10⁻⁴ on each overlap (the x-rule's measured O(n_x⁻²) error)
+    assert best.overlap > pt_.teacher_reference(1.3, 0.0, 2.0).r + 2e-4
     assert best.generalization_error == pytest.approx(math.acos(best.overlap) / math.pi, abs=1e-15)
     with pytest.raises(SolverConvergenceError, match="interior"):
         pt_.teacher_best_shell(1.3, beta=2.0, distances=(0.22, 0.32), xtol=1e-2)
