@@ -38,7 +38,7 @@ from gentheory.solvers.perceptron_teacher import teacher_franz_parisi, teacher_r
 from gentheory.theory._validation import ParameterError, check_int, check_range
 from gentheory.verify._stats import extrapolate_intercept, stderr
 from gentheory.verify.core import Claim, Estimate, Observation, Rival, register
-from gentheory.verify.perceptron import REFERENCE, MetropolisConfig, _load, _teacher_patterns
+from gentheory.verify.perceptron import REFERENCE, MetropolisConfig, _load, _teacher_patterns, acceptance_table
 
 __all__ = ["gibbs_sample", "ShellAverages", "shell_metropolis", "ShellParams", "ShellConfig",
            "HardWindowLocalEntropy"]
@@ -56,11 +56,6 @@ def _errors(stab: NDArray, below: NDArray) -> NDArray:
     boolean sum at these widths)."""
     np.less(stab, 0, out=below)
     return np.add.reduce(below.view(np.int8), axis=1, dtype=np.int32)
-
-
-def _acceptance(beta: float, m_pat: int) -> NDArray:
-    """min(1, e^{−βΔE}) for every integer ΔE in [−M, M], indexed by ΔE + M."""
-    return np.exp(-beta * np.maximum(np.arange(-m_pat, m_pat + 1), 0))
 
 
 def _check_folded(folded: NDArray) -> tuple[int, int, int]:
@@ -94,7 +89,7 @@ def gibbs_sample(folded: NDArray, *, beta: float, sweeps: int, rng: np.random.Ge
     stab = np.einsum("cmn,cn->cm", folded, w) / math.sqrt(n)
     below = np.empty(stab.shape, bool)
     n_wrong = _errors(stab, below)
-    accept_prob = _acceptance(beta, m_pat)
+    accept_prob = acceptance_table(beta, m_pat)
     for _ in range(sweeps):
         sites, uniform = rng.integers(0, n, size=(n, chains)), rng.random((n, chains))
         for i, u in zip(sites, uniform):
@@ -146,7 +141,7 @@ def shell_metropolis(folded: NDArray, references: NDArray, *, steps: int, beta: 
     stab = np.einsum("cmn,cn->cm", folded, w) / math.sqrt(n)
     below = np.empty(stab.shape, bool)
     n_wrong = _errors(stab, below)
-    accept_prob = _acceptance(beta, m_pat)
+    accept_prob = acceptance_table(beta, m_pat)
     per_block = (sweeps - burn_in) // blocks
     overlap, energy = np.zeros((blocks, chains)), np.zeros((blocks, chains))
     accepted = 0
