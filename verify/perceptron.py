@@ -1062,13 +1062,16 @@ class FiniteEnergyGeneralization(Claim):
     outgrows the α = 1.3 bound toward the spinodal, so the point statement is asserted at α = 1.3 only. The paper
     point measures the other three loads the same way and reports them (info ``window``, with the equilibrium Gibbs
     ε_g at each finite β and the teacher-centred local entropy's best shell there, the dense finite-energy regions'
-    prediction, :func:`~gentheory.solvers.perceptron_teacher.teacher_best_shell`)."""
+    prediction, :func:`~gentheory.solvers.perceptron_teacher.teacher_best_shell`). The one exception to "no solution
+    found" points the other way: at N = 600 the β = ∞ runs recovered the teacher (ε_g = 0, zero training error) in 9
+    of 3456 calibration instances, the β = 2 runs in none — thermal noise, if anything, removes the rare recoveries."""
 
     id = "perceptron.finite_energy_generalization"
     statement = ("Teacher–student in the hard window (α = 1.3, between the first-order transition α_GD = 1.2447 and "
                  "the spinodal 1.4926): reinforced AMP with the finite-β channel (β = 2; paper scale also β = 3) "
-                 "generalizes as well as the same algorithm at β = ∞ run from the same instance and start, neither "
-                 "finding a zero-error solution — the paired difference ε_g(β) − ε_g(∞) is 0 (up to a finite-size cost "
+                 "generalizes as well as the same algorithm at β = ∞ run from the same instance and start (at N = 600 "
+                 "β = ∞ recovers the teacher in ≈ 3 instances per thousand, β = 2 in none; otherwise neither finds "
+                 "a zero-error solution) — the paired difference ε_g(β) − ε_g(∞) is 0 (up to a finite-size cost "
                  "of the finite-β channel ≤ 0.0071, a pilot bound) at the resolution 0.03: thermal noise is not what "
                  "makes message passing generalize in the hard phase.")
     rivals = (Rival("thermal_noise_generalizes",
