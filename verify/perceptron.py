@@ -1083,12 +1083,8 @@ class FiniteEnergyGeneralization(Claim):
                  "branches: Györgyi 1990, Barbier et al. 2019")
     Params = ThermalParams
     Config = AMPConfig
-    # The paired difference is heavy-tailed: in 3456 quick instances (108 calibration seeds) β = ∞ recovered the
-    # teacher (ε_g = 0) 9 times, β = 2 never, each a difference ≈ +0.2 (kurtosis 13). Two such instances in one run
-    # push δ_min past the relevance: with 32 instances 8 of 108 runs ended UNDERPOWERED. Resampling those instances,
-    # 64 per run give UNDERPOWERED 0.3 % (56: 0.7 %, 48: 5 %), δ_min/relevance median 0.62, p99 0.91. Controls of
-    # the patterns (teacher_controls, field moments) explain 4 % of the difference's variance and several starts per
-    # instance nothing (intraclass correlation 0.99: the instance fixes both runs), so instances it is.
+    # 64 instances: the paired difference is heavy-tailed (rare β = ∞ teacher recoveries), and neither controls nor
+    # several starts per instance reduce its variance (docs/calibration.md, 'Sizing notes', stop 65)
     scales = {"quick": AMPConfig(n=600, instances=64), "paper": AMPConfig(n=1000, instances=48)}
     relevance = 0.0
     # 0.9 of half the distance to the paper's reading (0.033): a thermal gain of 0.03 in ε_g (14 % of it) is the
